@@ -1,0 +1,3 @@
+module github.com/kafkaflow/kflowgen
+
+go 1.26.8

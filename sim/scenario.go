@@ -1,0 +1,211 @@
+package sim
+
+// Pos is a 1-based line and column inside a scenario's text (the body of a
+// kflow fence, or a bare scenario file). The zero Pos means "no position"
+// (a scenario built in Go rather than parsed).
+type Pos struct {
+	Line, Col int
+}
+
+// Acks is the producer's acks setting (ProducerConfig "acks"): how many
+// acknowledgements the leader waits for before answering a produce request.
+type Acks int
+
+const (
+	// AcksNone is acks=0: the producer never gets a response; a record
+	// settles as "sent" on the beat it leaves the producer.
+	AcksNone Acks = 0
+	// AcksLeader is acks=1: the leader answers as soon as it has appended
+	// (ReplicaManager.appendRecords, no DelayedProduce).
+	AcksLeader Acks = 1
+	// AcksAll is acks=all (-1): the leader parks the request until its high
+	// watermark passes the record (DelayedProduce,
+	// Partition.checkEnoughReplicasReachOffset).
+	AcksAll Acks = -1
+)
+
+// String returns the setting as a fence writes it: "0", "1" or "all".
+func (a Acks) String() string {
+	switch a {
+	case AcksNone:
+		return "0"
+	case AcksLeader:
+		return "1"
+	default:
+		return "all"
+	}
+}
+
+// Scenario is one parsed kflow fence: a small cluster, its settings and a
+// timeline of events, run for Beats beats. Every time setting counts beats
+// and drops Kafka's ".ms" suffix. Defaults are filled in by the parser
+// (package sim/scenario) or by Defaults; Run expects a scenario that
+// Validate accepts.
+type Scenario struct {
+	// ID is unique on a page and names the figure in deep links
+	// ("#ID@BEAT"). Title is shown above the figure.
+	ID, Title string
+	// Seed drives the engine's one PRNG (used only where the model says a
+	// property is "decided by a seeded rule", e.g. share-group processing).
+	Seed uint64
+	// Brokers is the number of brokers at beat 0, numbered 1..Brokers.
+	Brokers int
+	// Topic is the single topic every scenario has.
+	Topic TopicConfig
+	// Producer is the single producer.
+	Producer ProducerConfig
+	// ConsumerGroups and ShareGroups read the topic.
+	ConsumerGroups []ConsumerGroupConfig
+	ShareGroups    []ShareGroupConfig
+	// Timeline holds the scheduled events, in the order written; events of
+	// the same beat apply in that order.
+	Timeline []TimelineEvent
+	// Beats is how many beats to simulate (beat 1 .. Beats). Beat 0 is the
+	// initial state and is recorded too.
+	Beats int
+	// Expect holds build-time checks against the trace.
+	Expect []Expectation
+	// Pos of the scenario's first key; used for errors about the whole
+	// scenario.
+	Pos Pos
+}
+
+// TopicConfig models the topic's creation settings.
+type TopicConfig struct {
+	// Partitions is the partition count (partitions are numbered from 0).
+	Partitions int
+	// ReplicationFactor is the number of replicas of each partition
+	// (leader included). Partition p's replicas are brokers
+	// ((p + i) mod Brokers) + 1 for i = 0 … RF−1; the first is the
+	// preferred leader.
+	ReplicationFactor int
+	// MinInsyncReplicas is min.insync.replicas (Kafka default 1).
+	MinInsyncReplicas int
+	// ReplicaLagTimeMax is replica.lag.time.max in beats (Kafka:
+	// replica.lag.time.max.ms, default 30000 ms).
+	ReplicaLagTimeMax int
+}
+
+// ProducerConfig models the producer (ProducerConfig in Kafka's client).
+// It sends one record per produce request.
+type ProducerConfig struct {
+	Acks Acks
+	// MaxInFlight is max.in.flight.requests.per.connection, applied as ONE
+	// budget shared by the whole producer (Kafka applies it per broker
+	// connection), so a single record can be followed.
+	MaxInFlight int
+	// Records is how many records the producer creates, numbered 1..Records.
+	Records int
+	// Keys are cycled in order: record i gets Keys[(i-1) % len(Keys)].
+	Keys []string
+	// Interval is the number of beats between two new records (>= 1).
+	Interval int
+	// Start is the beat the producer creates its first record.
+	Start int
+	// DeliveryTimeout is delivery.timeout in beats: a record not
+	// acknowledged this many beats after it was created settles as F.
+	DeliveryTimeout int
+	// RequestTimeout is request.timeout in beats: how long the producer
+	// waits for a response before treating the request as failed, and how
+	// long a leader parks an acks=all request before REQUEST_TIMED_OUT.
+	RequestTimeout int
+	// RetryBackoff is retry.backoff in beats between a failed attempt and
+	// the next one.
+	RetryBackoff int
+}
+
+// ConsumerGroupConfig is one entry of consumer.groups (KIP-848 protocol).
+type ConsumerGroupConfig struct {
+	ID string
+	// Members is how many members join at beat 0 (named ID-1, ID-2, …).
+	Members int
+	// AutoOffsetReset is "earliest" or "latest" (auto.offset.reset).
+	AutoOffsetReset string
+	// Assignor is "uniform" (default, KIP-848 UniformAssignor) or "range".
+	Assignor string
+	// AutoCommitInterval is auto.commit.interval in beats.
+	AutoCommitInterval int
+	// SessionTimeout is session.timeout in beats: how long the coordinator
+	// waits for a stopped member's heartbeat before fencing it.
+	SessionTimeout int
+	// Processing is the beats a member spends on each record.
+	Processing int
+	Pos        Pos
+}
+
+// ShareGroupConfig is one entry of share.groups (KIP-932).
+type ShareGroupConfig struct {
+	ID      string
+	Members int
+	// ShareAutoOffsetReset is share.auto.offset.reset: "latest" (Kafka's
+	// default) or "earliest".
+	ShareAutoOffsetReset string
+	// RecordLockDuration is group.share.record.lock.duration in beats.
+	RecordLockDuration int
+	// DeliveryCountLimit is group.share.delivery.count.limit (Kafka Flow
+	// default 3; Kafka's is 5).
+	DeliveryCountLimit int
+	// Processing is the beats a member spends on each record.
+	Processing int
+	// SlowKey names the key whose records need a second delivery before
+	// they are acknowledged ("" for none).
+	SlowKey string
+	Pos     Pos
+}
+
+// EventKind names a timeline action.
+type EventKind string
+
+// Timeline actions, spelled as fence keys.
+const (
+	EventCrash         EventKind = "crash"   // Broker stops; its log survives
+	EventRestart       EventKind = "restart" // Broker comes back as a follower
+	EventPause         EventKind = "pause"   // Broker's follower fetchers stop
+	EventResume        EventKind = "resume"  // Broker's follower fetchers start again
+	EventAddBroker     EventKind = "add.broker"
+	EventAddPartitions EventKind = "add.partitions" // Count new partitions
+	EventJoin          EventKind = "join"           // Group gains a member
+	EventLeave         EventKind = "leave"          // Member leaves cleanly
+	EventStop          EventKind = "stop"           // Member stops without leaving
+)
+
+// TimelineEvent is one entry of the timeline: at beat At, do Kind.
+type TimelineEvent struct {
+	At   int
+	Kind EventKind
+	// Broker is the broker id for crash, restart, pause, resume (and the
+	// new broker's id for add.broker, filled by the engine).
+	Broker int
+	// Count is the number of partitions to add for add.partitions.
+	Count int
+	// Group is the group id for join; Member the member name (GROUP-N) for
+	// leave and stop.
+	Group, Member string
+	Pos           Pos
+}
+
+// Expectation is one entry of expect: a claim about the trace checked at
+// build time. Exactly one subject is set: a record's outcome (Record > 0),
+// or a field of a partition, replica or group partition at beat At.
+type Expectation struct {
+	// At is the beat the claim is about (ignored for record outcomes).
+	At int
+	// Record is a record id (from 1) for an outcome claim.
+	Record int
+	// Partition is the partition the claim is about (-1 when unset).
+	Partition int
+	// Broker selects a replica for replica fields.
+	Broker int
+	// Group selects a consumer or share group for group fields.
+	Group string
+	// Field is the trace field name: "outcome", "leader", "leaderEpoch",
+	// "isr", "highWatermark", "logEndOffset", "owner", "position",
+	// "committed", "startOffset", "state", "deliveryCount", ….
+	Field string
+	// Offset selects an in-flight share record for state/deliveryCount.
+	Offset int64
+	// Want is the expected value in its canonical text form: an integer,
+	// an outcome letter, a member name, or a list written "[1 2 3]".
+	Want string
+	Pos  Pos
+}

@@ -1,0 +1,215 @@
+package sim
+
+import "encoding/json"
+
+// Trace is what Run returns: the state after every beat (Beats[0] is the
+// initial state, Beats[b] the state at the end of beat b) and every record's
+// fate. Its JSON form is the contract of `kflowgen sim`; field names use
+// Kafka's terms in camelCase and are documented on the guide's scenario
+// reference page.
+type Trace struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Keys lists the producer's distinct keys in first-use order; a key's
+	// index here is its colour index in figures.
+	Keys    []string `json:"keys"`
+	Beats   []Beat   `json:"beats"`
+	Records []Record `json:"records"`
+}
+
+// Beat is the recorded state at the end of one beat.
+type Beat struct {
+	Beat int `json:"beat"`
+	// Events is the canonical text of Happened, one string per event.
+	Events []string `json:"events"`
+	// Happened holds the same events in structured form (for renderers).
+	Happened   []Event     `json:"-"`
+	Brokers    []Broker    `json:"brokers"`
+	Partitions []Partition `json:"partitions"`
+	Producer   Producer    `json:"producer"`
+	// Groups holds consumer groups then share groups, each in fence order.
+	Groups []Group `json:"groups"`
+}
+
+// Broker is one broker's liveness at a beat.
+type Broker struct {
+	Broker int  `json:"broker"`
+	Online bool `json:"online"`
+	// Paused is true while the broker's follower fetchers are stopped.
+	Paused bool `json:"paused"`
+}
+
+// Partition is one partition's state at a beat, as the controller and the
+// leader know it (Kafka: PartitionRegistration plus the leader's
+// Partition object).
+type Partition struct {
+	Partition int `json:"partition"`
+	// Leader is the leader's broker id, 0 when the partition is offline.
+	Leader      int `json:"leader"`
+	LeaderEpoch int `json:"leaderEpoch"`
+	// ISR lists in-sync replicas' broker ids in assignment order.
+	ISR []int `json:"isr"`
+	// HighWatermark is the leader's high watermark (offset), or the last
+	// leader's when offline.
+	HighWatermark int64 `json:"highWatermark"`
+	// Assignment is the replica list in assignment order (during a
+	// reassignment: target followed by the replicas being removed).
+	Assignment []int `json:"assignment"`
+	// Adding and Removing are the replicas a reassignment is moving
+	// (PartitionReassignmentReplicas); empty when none is under way.
+	Adding   []int     `json:"adding,omitempty"`
+	Removing []int     `json:"removing,omitempty"`
+	Replicas []Replica `json:"replicas"`
+}
+
+// Replica is one broker's copy of a partition at a beat.
+type Replica struct {
+	Broker       int   `json:"broker"`
+	LogEndOffset int64 `json:"logEndOffset"`
+	// HighWatermark is this replica's own high watermark: the leader's
+	// for the leader, min(leader's in last fetch response, own log end
+	// offset) for a follower.
+	HighWatermark int64 `json:"highWatermark"`
+	Online        bool  `json:"online"`
+	// Log holds the replica's records, index = offset. The slice is shared
+	// between beats and must not be modified.
+	Log []Entry `json:"log"`
+}
+
+// Entry is one record in a replica's log.
+type Entry struct {
+	// Record is the record id (from 1).
+	Record int `json:"record"`
+	// Epoch is the leader epoch the record was appended in.
+	Epoch int `json:"epoch"`
+}
+
+// Producer is the producer's rail at a beat: the records it has created and
+// not yet settled, and those that settled this beat.
+type Producer struct {
+	Cards []Card `json:"cards"`
+}
+
+// Card is one record on the producer rail.
+type Card struct {
+	Record int `json:"record"`
+	// Stage says where the record is: "sending" (request on the wire to
+	// the leader), "waiting" (appended, parked until the high watermark
+	// passes it), "answering" (response on the wire), "backoff" (waiting to
+	// retry), or "settled" (settled this beat; Outcome says how).
+	Stage   string `json:"stage"`
+	Attempt int    `json:"attempt"`
+	Outcome string `json:"outcome,omitempty"`
+}
+
+// Record outcomes, as the trace spells them.
+const (
+	OutcomePending = "pending" // not settled by the last beat
+	OutcomeAcked   = "acked"   // acknowledged and never lost
+	OutcomeSent    = "sent"    // acks=0: left the producer, no answer expected
+	OutcomeF       = "F"       // every attempt rejected until delivery.timeout
+	OutcomeU       = "U"       // leader changed before the response arrived
+	OutcomeL       = "L"       // acknowledged, then truncated away
+)
+
+// Record is one record's fate over the whole run.
+type Record struct {
+	ID        int    `json:"id"`
+	Key       string `json:"key"`
+	Partition int    `json:"partition"`
+	// Offset is where the record was (last) appended, -1 if never.
+	Offset  int64  `json:"offset"`
+	Outcome string `json:"outcome"`
+	// CreatedAt is the beat the producer created the record.
+	CreatedAt int `json:"createdAt"`
+	// SettledAt is the beat the outcome became final (for L, the beat the
+	// record was truncated from the last replica holding it); -1 while
+	// pending.
+	SettledAt int `json:"settledAt"`
+	// AckedAt is the beat the producer got a positive answer (-1 if never).
+	AckedAt int `json:"ackedAt"`
+}
+
+// Group is one consumer or share group at a beat.
+type Group struct {
+	Group string `json:"group"`
+	// Type is "consumer" or "share".
+	Type string `json:"type"`
+	// GroupEpoch is bumped by the coordinator on every membership or
+	// metadata change (KIP-848).
+	GroupEpoch int              `json:"groupEpoch"`
+	Members    []Member         `json:"members"`
+	Partitions []GroupPartition `json:"partitions"`
+}
+
+// Member is one group member at a beat.
+type Member struct {
+	Member string `json:"member"`
+	// Partitions the member owns (consumer) or is assigned (share).
+	Partitions []int `json:"partitions"`
+	// State is "active", "stopped" (no heartbeats; not yet fenced).
+	State string `json:"state"`
+	// Processing is the record id the member is working on (0 if idle).
+	Processing int `json:"processing,omitempty"`
+}
+
+// GroupPartition is one partition as a group sees it at a beat. Consumer
+// groups fill Owner, Position and Committed; share groups (Share true) fill
+// StartOffset and Records. MarshalJSON writes only the fields of the
+// group's type, so `owner` is "" when a consumer partition has none.
+type GroupPartition struct {
+	Partition int
+	Share     bool
+	Owner     string
+	// Position is the owner's next offset to fetch (-1 when no owner).
+	Position int64
+	// Committed is the group's committed offset (-1 when none).
+	Committed int64
+	// Reprocessed lists offsets this group processed more than once.
+	Reprocessed []int64
+	// StartOffset is the share-partition start offset (SPSO).
+	StartOffset int64
+	// Records are the in-flight share records, by offset.
+	Records []ShareRecord
+}
+
+// MarshalJSON writes the fields of a consumer-group partition
+// (partition, owner, position, committed, reprocessed) or of a share
+// partition (partition, startOffset, records).
+func (g GroupPartition) MarshalJSON() ([]byte, error) {
+	if g.Share {
+		return json.Marshal(struct {
+			Partition   int           `json:"partition"`
+			StartOffset int64         `json:"startOffset"`
+			Records     []ShareRecord `json:"records"`
+		}{g.Partition, g.StartOffset, nonNil(g.Records)})
+	}
+	return json.Marshal(struct {
+		Partition   int     `json:"partition"`
+		Owner       string  `json:"owner"`
+		Position    int64   `json:"position"`
+		Committed   int64   `json:"committed"`
+		Reprocessed []int64 `json:"reprocessed"`
+	}{g.Partition, g.Owner, g.Position, g.Committed, nonNil(g.Reprocessed)})
+}
+
+// nonNil makes an empty slice marshal as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// ShareRecord is one in-flight record of a share partition
+// (SharePartition.InFlightState).
+type ShareRecord struct {
+	Offset int64 `json:"offset"`
+	// State is "available", "acquired", "acknowledged" or "archived".
+	State         string `json:"state"`
+	DeliveryCount int    `json:"deliveryCount"`
+	// Member holds the record while acquired ("" otherwise).
+	Member string `json:"member,omitempty"`
+	// Finisher is the member whose acknowledgement made it acknowledged.
+	Finisher string `json:"finisher,omitempty"`
+}
