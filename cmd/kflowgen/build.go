@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/site"
+	"github.com/spf13/cobra"
+)
+
+// buildOptions are the flags of `kflowgen build`.
+type buildOptions struct {
+	// contentDir is the folder of Markdown pages; "" means ./content when
+	// it exists, else the guide embedded in the binary.
+	contentDir string
+	// outDir receives the site.
+	outDir string
+}
+
+// defaultContentDir is the content folder used when --content is not given
+// and it exists.
+const defaultContentDir = "content"
+
+func newBuildCmd(stdout io.Writer) *cobra.Command {
+	o := &buildOptions{}
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "Build the guide into a static site",
+		Long: "build turns every Markdown page of the content folder into a page of a static site,\n" +
+			"running each ```kflow scenario through the engine and drawing it as an animated figure.\n" +
+			"Without --content it reads ./content, or the guide built into kflowgen when there is none.\n" +
+			"The output folder is replaced whole, and only when the build succeeded.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runBuild(o, stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.contentDir, "content", "", "folder of Markdown pages (default ./content if it exists, else the built-in guide)")
+	f.StringVar(&o.outDir, "out", "public", "output folder, replaced on success")
+	return cmd
+}
+
+// runBuild builds the site and prints a one-line summary.
+func runBuild(o *buildOptions, stdout io.Writer) error {
+	src, dir, err := contentSource(o.contentDir)
+	if err != nil {
+		return err
+	}
+	s, err := site.Generate(site.Options{Content: src, ContentName: contentName(o.contentDir)})
+	if err != nil {
+		return wrapSiteErr(err)
+	}
+	if err := s.WriteDir(o.outDir, dir); err != nil {
+		return err
+	}
+	beats := 0
+	for _, f := range s.Figures {
+		beats += f.Beats
+	}
+	fmt.Fprintf(stdout, "built %d pages with %d figures (%d frames) into %s\n", len(s.Pages), len(s.Figures), beats, o.outDir)
+	return nil
+}
+
+// contentSource opens the content: the folder given, ./content when it
+// exists, or the embedded guide. dir is the folder on disk ("" when
+// embedded), which the output folder must never replace.
+func contentSource(flag string) (fsys fs.FS, dir string, err error) {
+	dir = flag
+	if dir == "" {
+		st, err := os.Stat(defaultContentDir)
+		if err != nil || !st.IsDir() {
+			return content.FS, "", nil
+		}
+		dir = defaultContentDir
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("content folder: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, "", fmt.Errorf("content folder %s is not a folder", dir)
+	}
+	return os.DirFS(dir), dir, nil
+}
+
+// contentName is how error messages name the content folder: as the user
+// typed it, or "content".
+func contentName(flag string) string {
+	if flag == "" {
+		return defaultContentDir
+	}
+	return filepath.ToSlash(filepath.Clean(flag))
+}
+
+// siteErrors marks a site.ErrorList as already positioned.
+type siteErrors struct{ site.ErrorList }
+
+func (siteErrors) positioned() {}
+
+// wrapSiteErr marks positioned errors so that printErr prints them as they
+// are.
+func wrapSiteErr(err error) error {
+	var l site.ErrorList
+	if errors.As(err, &l) {
+		return siteErrors{l}
+	}
+	return err
+}

@@ -1,0 +1,83 @@
+// Command kflowgen turns Kafka Flow's concept guide — Markdown pages with
+// ```kflow scenario fences — into a static site whose figures are
+// animations computed at build time by the engine (package sim).
+//
+//	kflowgen build [--content DIR] [--out DIR]   build the site (default ./public)
+//	kflowgen sim FILE [--scenario ID]            print one scenario's trace as JSON
+//
+// Errors in the user's files are printed one a line as file:line:col:
+// message, and the command exits with status 1.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the exit status. Nothing
+// in the program writes to os.Stdout or os.Stderr directly, so every command
+// can be run in process by tests.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		printErr(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// printErr prints err once: an error list one error a line, anything else
+// as "kflowgen: message".
+func printErr(w io.Writer, err error) {
+	var multi interface{ Unwrap() []error }
+	if errors.As(err, &multi) {
+		for _, e := range multi.Unwrap() {
+			printErr(w, e)
+		}
+		return
+	}
+	var pos positioned
+	if errors.As(err, &pos) {
+		fmt.Fprintln(w, err.Error())
+		return
+	}
+	fmt.Fprintf(w, "kflowgen: %s\n", err)
+}
+
+// positioned marks errors that already read "file:line:col: message" (or a
+// list of them, one a line) and are printed as they are.
+type positioned interface {
+	error
+	positioned()
+}
+
+// newRootCmd returns the root command with every subcommand. Each
+// subcommand is built by its own newXCmd from an options struct and runs in
+// its runX function.
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "kflowgen",
+		Short: "Build Kafka Flow's animated concept guide",
+		Long: "kflowgen builds Kafka Flow's concept guide: Markdown pages whose ```kflow fences\n" +
+			"describe small Kafka clusters, simulated beat by beat and drawn as animated figures.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newBuildCmd(stdout),
+		newSimCmd(stdout, stderr),
+	)
+	return root
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
+	"github.com/kafkaflow/kflowgen/site"
+	"github.com/spf13/cobra"
+)
+
+// simOptions are the arguments of `kflowgen sim`.
+type simOptions struct {
+	// file is a Markdown page or a bare scenario (YAML) file.
+	file string
+	// scenarioID picks a fence of a page by its id.
+	scenarioID string
+}
+
+func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := &simOptions{}
+	cmd := &cobra.Command{
+		Use:   "sim FILE",
+		Short: "Print one scenario's trace as JSON",
+		Long: "sim runs one scenario through the engine and prints its trace as JSON: the state of every\n" +
+			"partition and replica after each beat, each beat's events in words, and every record's fate.\n" +
+			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
+			"holding one bare scenario. Failed expect: entries are printed to stderr and exit with 1.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runSim(o, stdout, stderr)
+		},
+	}
+	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to run when the page has several")
+	return cmd
+}
+
+// runSim parses the chosen scenario, runs it and prints the trace.
+func runSim(o *simOptions, stdout, stderr io.Writer) error {
+	src, err := os.ReadFile(o.file)
+	if err != nil {
+		return err
+	}
+	name := filepath.ToSlash(o.file)
+	sc, perr := pickScenario(name, src, o.scenarioID)
+	if perr != nil {
+		return perr
+	}
+	t := sim.Run(sc.sc)
+	out, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return err
+	}
+	out = append(out, '\n')
+	if _, err := stdout.Write(out); err != nil {
+		return err
+	}
+	var errs site.ErrorList
+	for _, f := range sim.Check(sc.sc, t) {
+		line, col := sc.pos(f.Pos.Line, f.Pos.Col)
+		errs = append(errs, site.Error{File: name, Line: line, Col: col, Msg: f.Msg})
+	}
+	if err := errs.Err(); err != nil {
+		return siteErrors{errs}
+	}
+	return nil
+}
+
+// chosen is a parsed scenario and the mapping from its fence-relative
+// positions to the file's.
+type chosen struct {
+	sc  *sim.Scenario
+	pos func(line, col int) (int, int)
+}
+
+// pickScenario parses the scenario in src: the whole file, or for a page
+// (.md) the fence whose id is want (or its only fence).
+func pickScenario(name string, src []byte, want string) (*chosen, error) {
+	if !strings.EqualFold(filepath.Ext(name), ".md") {
+		sc, errs := scenario.Parse(src)
+		if len(errs) > 0 {
+			return nil, positionList(name, errs, func(l, c int) (int, int) { return l, c })
+		}
+		if want != "" && sc.ID != want {
+			return nil, fmt.Errorf("%s holds scenario %q, not %q", name, sc.ID, want)
+		}
+		return &chosen{sc: sc, pos: func(l, c int) (int, int) { return l, c }}, nil
+	}
+
+	fences := site.FindFences(src)
+	if len(fences) == 0 {
+		return nil, fmt.Errorf("%s has no ```kflow fence", name)
+	}
+	var all site.ErrorList
+	var ids []string
+	var found []*chosen
+	for _, f := range fences {
+		sc, errs := scenario.Parse(f.Body)
+		if len(errs) > 0 {
+			all = append(all, positionList(name, errs, f.Pos).ErrorList...)
+			continue
+		}
+		ids = append(ids, sc.ID)
+		if want == "" || sc.ID == want {
+			found = append(found, &chosen{sc: sc, pos: f.Pos})
+		}
+	}
+	switch {
+	case want == "" && len(fences) > 1:
+		return nil, fmt.Errorf("%s has %d scenarios; choose one with --scenario (ids: %s)", name, len(fences), strings.Join(ids, ", "))
+	case len(found) == 1:
+		return found[0], nil
+	case len(all) > 0:
+		return nil, siteErrors{all}
+	default:
+		return nil, fmt.Errorf("%s has no scenario with id %q (ids: %s)", name, want, strings.Join(ids, ", "))
+	}
+}
+
+// positionList turns the parser's fence-relative errors into file errors.
+func positionList(name string, errs scenario.ErrorList, pos func(l, c int) (int, int)) siteErrors {
+	var l site.ErrorList
+	for _, e := range errs {
+		line, col := pos(e.Pos.Line, e.Pos.Col)
+		l = append(l, site.Error{File: name, Line: line, Col: col, Msg: e.Msg})
+	}
+	l.Sort()
+	return siteErrors{l}
+}

@@ -1,0 +1,212 @@
+package site
+
+import (
+	"bytes"
+	"sort"
+	"strconv"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// FenceLanguage is the info string that marks a fenced code block as a
+// Kafka Flow scenario.
+const FenceLanguage = "kflow"
+
+// KindFigure is the goldmark node kind that replaces every ```kflow fenced
+// code block once the fence transformer has run.
+var KindFigure = ast.NewNodeKind("KflowFigure")
+
+// figureNode stands where a ```kflow fence was. The transformer fills the
+// fence's text and where it sits in the file; the scenario pass (after
+// goldmark's Parse, since transformers cannot fail) fills HTML, which the
+// node renderer writes verbatim.
+type figureNode struct {
+	ast.BaseBlock
+
+	// Ordinal is the fence's place on its page, from 0.
+	Ordinal int
+	// Body is the fence's content, the scenario text handed to the parser.
+	Body []byte
+	// BodyLines maps the body's lines (index = body line - 1) to their place
+	// in the file: the 1-based file line and the byte column offset of the
+	// body line's first character (non-zero for fences inside lists or
+	// block quotes).
+	BodyLines []lineRef
+	// OpenLine is the file line of the opening ``` line.
+	OpenLine int
+
+	// HTML is the rendered <figure>, set by the scenario pass.
+	HTML []byte
+}
+
+// lineRef places one body line in its file.
+type lineRef struct {
+	Line, ColOffset int
+}
+
+// Kind implements ast.Node.
+func (n *figureNode) Kind() ast.NodeKind { return KindFigure }
+
+// Dump implements ast.Node.
+func (n *figureNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Ordinal": strconv.Itoa(n.Ordinal)}, nil)
+}
+
+// filePos turns a position relative to the fence body (1-based line and
+// column, as the scenario parser reports it) into a file position.
+func (n *figureNode) filePos(line, col int) (int, int) {
+	if line < 1 {
+		return n.OpenLine, 1
+	}
+	if line <= len(n.BodyLines) {
+		r := n.BodyLines[line-1]
+		return r.Line, r.ColOffset + col
+	}
+	// Past the last line (an error about the end of the input): count on
+	// from the last known line.
+	last := lineRef{Line: n.OpenLine, ColOffset: 0}
+	if len(n.BodyLines) > 0 {
+		last = n.BodyLines[len(n.BodyLines)-1]
+	}
+	return last.Line + line - len(n.BodyLines), last.ColOffset + col
+}
+
+// figuresKey holds the page's []*figureNode in the parser context.
+var figuresKey = parser.NewContextKey()
+
+// fenceTransformer collects ```kflow fenced code blocks and replaces each
+// with a figureNode, in the goldmark-mermaid manner: collect during the
+// walk, replace after it, so the walk never sees a tree being changed.
+type fenceTransformer struct{}
+
+// Transform implements parser.ASTTransformer.
+func (fenceTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	src := reader.Source()
+	var fences []*ast.FencedCodeBlock
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if fc, ok := n.(*ast.FencedCodeBlock); ok {
+			if string(fc.Language(src)) == FenceLanguage {
+				fences = append(fences, fc)
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if len(fences) == 0 {
+		return
+	}
+	lines := newLineIndex(src)
+	figures := make([]*figureNode, 0, len(fences))
+	for i, fc := range fences {
+		fig := &figureNode{Ordinal: i}
+		fig.OpenLine = lines.line(fc.Info.Segment.Start)
+		segs := fc.Lines()
+		for j := 0; j < segs.Len(); j++ {
+			seg := segs.At(j)
+			line := lines.line(seg.Start)
+			fig.BodyLines = append(fig.BodyLines, lineRef{Line: line, ColOffset: seg.Start - lines.start(line)})
+			if seg.Padding > 0 {
+				fig.Body = append(fig.Body, bytes.Repeat([]byte{' '}, seg.Padding)...)
+			}
+			fig.Body = append(fig.Body, seg.Value(src)...)
+		}
+		fc.Parent().ReplaceChild(fc.Parent(), fc, fig)
+		figures = append(figures, fig)
+	}
+	pc.Set(figuresKey, figures)
+}
+
+// pageFigures returns the figures the transformer found, in page order.
+func pageFigures(pc parser.Context) []*figureNode {
+	f, _ := pc.Get(figuresKey).([]*figureNode)
+	return f
+}
+
+// figureRenderer writes each figure's precomputed HTML.
+type figureRenderer struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (figureRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindFigure, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			_, _ = w.Write(n.(*figureNode).HTML)
+			_ = w.WriteByte('\n')
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// FenceExtension is the goldmark extension for ```kflow fences: a transformer that
+// swaps each fence for a figure node, and a renderer that writes the figure
+// the build computed for it. It is stateless; the figures of one parse live
+// in that parse's parser.Context.
+type FenceExtension struct{}
+
+// Extend implements goldmark.Extender.
+func (FenceExtension) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(fenceTransformer{}, 100)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(figureRenderer{}, 100)))
+}
+
+// lineIndex maps byte offsets of a file to 1-based line numbers.
+type lineIndex []int // start offset of each line
+
+func newLineIndex(src []byte) lineIndex {
+	idx := lineIndex{0}
+	for i, c := range src {
+		if c == '\n' {
+			idx = append(idx, i+1)
+		}
+	}
+	return idx
+}
+
+// line returns the 1-based line holding byte offset off.
+func (x lineIndex) line(off int) int {
+	return sort.Search(len(x), func(i int) bool { return x[i] > off })
+}
+
+// start returns the byte offset where 1-based line l starts.
+func (x lineIndex) start(l int) int {
+	if l < 1 || l > len(x) {
+		return 0
+	}
+	return x[l-1]
+}
+
+// Fence is one ```kflow fence found in a page by FindFences.
+type Fence struct {
+	// Body is the scenario text inside the fence.
+	Body []byte
+	// Line is the file line of the opening ``` line.
+	Line int
+
+	fig *figureNode
+}
+
+// Pos turns a position relative to the fence body (as scenario.Parse and
+// sim.Check report it) into a 1-based line and column in the page.
+func (f Fence) Pos(line, col int) (int, int) {
+	return f.fig.filePos(line, col)
+}
+
+// FindFences returns the ```kflow fences of a Markdown page in page order,
+// found exactly as a build finds them (front matter skipped, fences inside
+// lists and quotes included). It is what `kflowgen sim PAGE.md` uses.
+func FindFences(src []byte) []Fence {
+	ctx := parser.NewContext()
+	newMarkdown().Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	var fs []Fence
+	for _, f := range pageFigures(ctx) {
+		fs = append(fs, Fence{Body: f.Body, Line: f.OpenLine, fig: f})
+	}
+	return fs
+}

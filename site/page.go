@@ -1,0 +1,368 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.abhg.dev/goldmark/frontmatter"
+	"go.yaml.in/yaml/v3"
+)
+
+// Page is one content page after parsing: its front matter, its Markdown
+// tree and its figures (not yet computed).
+type Page struct {
+	// Path is the page's path inside the content folder, slash-separated
+	// ("acks.md").
+	Path string
+	// File is the path used in error messages ("content/acks.md").
+	File string
+	// Slug names the output file (Slug + ".html") and prefixes the DOM id
+	// of every figure on the page. It comes from Path, reduced to
+	// [a-z0-9-].
+	Slug string
+	// Title, Weight and Summary come from the front matter. Pages are
+	// ordered by (Weight, Title, Path).
+	Title   string
+	Weight  int
+	Summary string
+	// Headings lists the page's level-2 headings for its table of contents.
+	Headings []Heading
+
+	src     []byte
+	doc     ast.Node
+	figures []*figureNode
+}
+
+// Heading is one entry of a page's table of contents.
+type Heading struct {
+	ID, Text string
+}
+
+// frontMatterFields are the keys a page's front matter may hold.
+var frontMatterFields = []string{"summary", "title", "weight"}
+
+// newMarkdown returns the goldmark instance every page is parsed and
+// rendered with: CommonMark plus GitHub's tables and strikethrough, automatic
+// heading ids, YAML front matter, kflow fences, and headings with anchors.
+// Raw HTML in pages is left out (goldmark's default), so a page cannot
+// inject script.
+func newMarkdown() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithExtensions(
+			&frontmatter.Extender{Formats: []frontmatter.Format{{Name: "YAML", Delim: '-', Unmarshal: yaml.Unmarshal}}},
+			extension.Table,
+			extension.Strikethrough,
+			FenceExtension{},
+		),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(headingRenderer{}, 100))),
+	)
+}
+
+// parsePage parses one page's front matter and Markdown. It returns the
+// page and every problem with its front matter; figures are found but not
+// yet computed.
+func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorList) {
+	pg := &Page{Path: p, File: file, Slug: Slug(p), src: src}
+	var errs ErrorList
+	ctx := parser.NewContext()
+	pg.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	pg.figures = pageFigures(ctx)
+
+	if !hasFrontMatter(src) {
+		errs = append(errs, Error{File: file, Line: 1, Col: 1,
+			Msg: "missing front matter: start the page with a line ---, then title: …, then ---"})
+		return pg, errs
+	}
+	data := frontmatter.Get(ctx)
+	var node yaml.Node
+	if data == nil {
+		errs = append(errs, Error{File: file, Line: 1, Col: 1, Msg: "front matter is not closed: add a line --- after it"})
+		return pg, errs
+	}
+	if err := data.Decode(&node); err != nil {
+		line := 1 + yamlErrLine(err)
+		errs = append(errs, Error{File: file, Line: line, Col: 1, Msg: "front matter: " + yamlErrMsg(err)})
+		return pg, errs
+	}
+	errs = append(errs, pg.readFrontMatter(&node)...)
+	pg.Headings = headings(pg.doc, src)
+	return pg, errs
+}
+
+// hasFrontMatter reports whether src opens with a --- line that a later
+// --- line closes.
+func hasFrontMatter(src []byte) bool {
+	lines := bytes.Split(src, []byte("\n"))
+	if len(lines) == 0 || string(bytes.TrimRight(lines[0], " \r")) != "---" {
+		return false
+	}
+	for _, l := range lines[1:] {
+		if string(bytes.TrimRight(l, " \r")) == "---" {
+			return true
+		}
+	}
+	return false
+}
+
+// readFrontMatter checks and stores the front matter's fields. The YAML
+// starts on the file's second line, hence the +1 on every line.
+func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
+	var errs ErrorList
+	at := func(n *yaml.Node, msg string, args ...any) {
+		errs = append(errs, Error{File: pg.File, Line: n.Line + 1, Col: n.Column, Msg: fmt.Sprintf(msg, args...)})
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		errs = append(errs, Error{File: pg.File, Line: 1, Col: 1, Msg: "front matter is empty: it needs at least title: …"})
+		return errs
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode {
+		at(m, "front matter must be keys and values such as title: Acks")
+		return errs
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if seen[k.Value] {
+			at(k, "duplicate front matter field %q", k.Value)
+			continue
+		}
+		seen[k.Value] = true
+		switch k.Value {
+		case "title":
+			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+				at(v, "title must be a non-empty line of text")
+				continue
+			}
+			pg.Title = strings.TrimSpace(v.Value)
+		case "summary":
+			if v.Kind != yaml.ScalarNode {
+				at(v, "summary must be a line of text")
+				continue
+			}
+			pg.Summary = strings.TrimSpace(v.Value)
+		case "weight":
+			w, err := strconv.Atoi(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil {
+				at(v, "weight %q is not a whole number", v.Value)
+				continue
+			}
+			pg.Weight = w
+		default:
+			msg := fmt.Sprintf("unknown front matter field %q", k.Value)
+			if near := nearest(k.Value, frontMatterFields); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			} else {
+				msg += " (fields: " + strings.Join(frontMatterFields, ", ") + ")"
+			}
+			at(k, "%s", msg)
+		}
+	}
+	if pg.Title == "" && !seen["title"] {
+		errs = append(errs, Error{File: pg.File, Line: 2, Col: 1, Msg: "front matter has no title (add title: …)"})
+	}
+	return errs
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// yamlErrLine extracts the line of a YAML syntax error (0 if none).
+func yamlErrLine(err error) int {
+	m := yamlLineRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// yamlErrMsg strips the "yaml: line N: " prefix.
+func yamlErrMsg(err error) string {
+	s := err.Error()
+	if m := yamlLineRE.FindStringIndex(s); m != nil {
+		return s[m[1]:]
+	}
+	return strings.TrimPrefix(s, "yaml: ")
+}
+
+// nearest returns the candidate within edit distance 2 of s (the closest,
+// first in order on a tie), or "".
+func nearest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Slug turns a page's path inside the content folder into the name of its
+// output file: without ".md", lower case, every run of characters outside
+// [a-z0-9] replaced by one '-' ("Replicas & HW.md" → "replicas-hw",
+// "ops/acks.md" → "ops-acks"). An empty result becomes "page".
+func Slug(p string) string {
+	return safeID(strings.TrimSuffix(p, path.Ext(p)), "page")
+}
+
+// safeID reduces s to [a-z0-9-]: lower case, every run of other characters
+// becomes one '-', no '-' at either end. An empty result becomes def.
+func safeID(s, def string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return def
+	}
+	return b.String()
+}
+
+// FigureID is the DOM id of a figure: the page slug, "--", then the
+// scenario id, reduced to [a-z0-9-] (each part on its own, so the "--"
+// separator stays).
+func FigureID(slug, scenarioID string) string {
+	return safeID(slug, "page") + "--" + safeID(scenarioID, "figure")
+}
+
+// headings lists the level-2 headings of doc with their ids.
+func headings(doc ast.Node, src []byte) []Heading {
+	var hs []Heading
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if id, ok := h.AttributeString("id"); ok && h.Level == 2 {
+			if b, ok := id.([]byte); ok {
+				hs = append(hs, Heading{ID: string(b), Text: plainText(h, src)})
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	return hs
+}
+
+// plainText concatenates the text under n (emphasis and code spans
+// flattened).
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// headingRenderer writes headings with their id and a "#" anchor link to
+// themselves, so every section can be linked to.
+type headingRenderer struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (headingRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindHeading, func(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		n := node.(*ast.Heading)
+		level := "0123456"[n.Level]
+		var id []byte
+		if v, ok := n.AttributeString("id"); ok {
+			id, _ = v.([]byte)
+		}
+		if entering {
+			_, _ = w.WriteString("<h")
+			_ = w.WriteByte(level)
+			if len(id) > 0 {
+				_, _ = w.WriteString(` id="`)
+				_, _ = w.Write(util.EscapeHTML(id))
+				_ = w.WriteByte('"')
+			}
+			_ = w.WriteByte('>')
+			return ast.WalkContinue, nil
+		}
+		if len(id) > 0 {
+			_, _ = w.WriteString(` <a class="anchor" href="#`)
+			_, _ = w.Write(util.EscapeHTML(id))
+			_, _ = w.WriteString(`" aria-label="Link to this section">#</a>`)
+		}
+		_, _ = w.WriteString("</h")
+		_ = w.WriteByte(level)
+		_, _ = w.WriteString(">\n")
+		return ast.WalkContinue, nil
+	})
+}
+
+// readPages reads every *.md file under fsys in lexical path order.
+// Files and folders whose names start with "." or "_" are skipped.
+func readPages(fsys fs.FS) ([]string, error) {
+	var paths []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && path.Ext(name) == ".md" {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	return paths, err
+}

@@ -1,0 +1,193 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
+)
+
+// FigureResult is what the build computes for one fence: the figure's HTML
+// and the problems found, positioned relative to the fence body (so a
+// cached result stays right when the fence moves within its page).
+type FigureResult struct {
+	// ScenarioID is the fence's id ("" when it did not parse).
+	ScenarioID string
+	// HTML is the <figure> markup (nil when the fence has errors).
+	HTML []byte
+	// Beats is the number of frames (beats 0..Scenario.Beats) and Records
+	// the number of records the producer created.
+	Beats, Records int
+	// Problems are parse errors and failed expectations, with fence-relative
+	// positions, in the order the parser and sim.Check gave them.
+	Problems []Problem
+}
+
+// Problem is an error inside a fence body: 1-based line and column relative
+// to the body, and the message.
+type Problem struct {
+	Line, Col int
+	Msg       string
+}
+
+// Cache keeps FigureResults between builds (serve mode rebuilds on every
+// save; unchanged fences need not be simulated again). Keys come from
+// CacheKey. Implementations must be safe for concurrent use; a hit must
+// return exactly what was Put, so that a build from the cache is byte for
+// byte the build without it.
+type Cache interface {
+	Get(key string) (*FigureResult, bool)
+	Put(key string, r *FigureResult)
+}
+
+// CacheKey returns the cache key of a fence: a SHA-256 over the engine
+// version, the figure's DOM id and the fence body, so a change to any of
+// them misses.
+func CacheKey(engineVersion, domID string, body []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d:%s\x00%d:%s\x00", len(engineVersion), engineVersion, len(domID), domID)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// MemoryCache is a Cache held in memory, safe for concurrent use.
+type MemoryCache struct {
+	mu sync.Mutex
+	m  map[string]*FigureResult
+	// Hits and Misses count lookups, for tests and benchmarks.
+	Hits, Misses int
+}
+
+// NewMemoryCache returns an empty MemoryCache.
+func NewMemoryCache() *MemoryCache {
+	return &MemoryCache{m: map[string]*FigureResult{}}
+}
+
+// Get implements Cache.
+func (c *MemoryCache) Get(key string) (*FigureResult, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[key]
+	if ok {
+		c.Hits++
+	} else {
+		c.Misses++
+	}
+	return r, ok
+}
+
+// Put implements Cache.
+func (c *MemoryCache) Put(key string, r *FigureResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[key] = r
+}
+
+// figureJob is one fence of one page waiting for the scenario pass.
+type figureJob struct {
+	page *Page
+	fig  *figureNode
+}
+
+// computeFigures parses, simulates, checks and draws every fence of every
+// page, spread over GOMAXPROCS workers. Results are gathered by job index,
+// so the outcome never depends on which worker finished first. It fills
+// each figure's HTML and returns every positioned error (unsorted) plus the
+// per-figure results in page order.
+func computeFigures(pages []*Page, o *Options) ([]*FigureResult, ErrorList) {
+	var jobs []figureJob
+	for _, pg := range pages {
+		for _, f := range pg.figures {
+			jobs = append(jobs, figureJob{pg, f})
+		}
+	}
+	results := make([]*FigureResult, len(jobs))
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = cachedFigure(jobs[i], o)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	var errs ErrorList
+	ids := map[*Page]map[string]int{} // scenario id → fence's first line
+	for i, j := range jobs {
+		r := results[i]
+		for _, p := range r.Problems {
+			line, col := j.fig.filePos(p.Line, p.Col)
+			errs = append(errs, Error{File: j.page.File, Line: line, Col: col, Msg: p.Msg})
+		}
+		if r.ScenarioID != "" {
+			if ids[j.page] == nil {
+				ids[j.page] = map[string]int{}
+			}
+			dom := FigureID(j.page.Slug, r.ScenarioID)
+			if first, dup := ids[j.page][dom]; dup {
+				errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
+					Msg: fmt.Sprintf("duplicate figure id %q on this page (the fence at line %d uses it too)", r.ScenarioID, first)})
+				continue
+			}
+			ids[j.page][dom] = j.fig.OpenLine
+		}
+		j.fig.HTML = r.HTML
+	}
+	return results, errs
+}
+
+// cachedFigure returns the job's result from the cache or computes it.
+func cachedFigure(j figureJob, o *Options) *FigureResult {
+	if o.Cache == nil {
+		return computeFigure(j.page.Slug, j.fig.Body)
+	}
+	// The DOM id is only known after parsing; key on the slug instead,
+	// which with the body determines it.
+	key := CacheKey(o.EngineVersion, j.page.Slug, j.fig.Body)
+	if r, ok := o.Cache.Get(key); ok {
+		return r
+	}
+	r := computeFigure(j.page.Slug, j.fig.Body)
+	o.Cache.Put(key, r)
+	return r
+}
+
+// computeFigure runs one fence through the parser, the engine, the
+// expectation check and the renderer.
+func computeFigure(slug string, body []byte) *FigureResult {
+	r := &FigureResult{}
+	sc, perrs := scenario.Parse(body)
+	for _, e := range perrs {
+		r.Problems = append(r.Problems, Problem{e.Pos.Line, e.Pos.Col, e.Msg})
+	}
+	if len(perrs) > 0 || sc == nil {
+		return r
+	}
+	r.ScenarioID = sc.ID
+	t := sim.Run(sc)
+	for _, f := range sim.Check(sc, t) {
+		r.Problems = append(r.Problems, Problem{f.Pos.Line, f.Pos.Col, f.Msg})
+	}
+	r.Beats = len(t.Beats)
+	r.Records = len(t.Records)
+	html, err := renderFigure(t, FigureID(slug, sc.ID))
+	if err != nil {
+		r.Problems = append(r.Problems, Problem{sc.Pos.Line, sc.Pos.Col, "cannot draw the figure: " + err.Error()})
+		return r
+	}
+	r.HTML = html
+	return r
+}

@@ -1,0 +1,282 @@
+package site
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/templates"
+	"github.com/yuin/goldmark"
+)
+
+// Options configure Generate and Build.
+type Options struct {
+	// Content holds the guide's pages (*.md, any depth). Required.
+	Content fs.FS
+	// ContentName prefixes page paths in error messages, e.g. "content"
+	// gives "content/acks.md:12:3: …". Use the folder as the user named it
+	// (never an absolute path the user did not type).
+	ContentName string
+	// Templates holds layout.html, index.html and the assets (*.css,
+	// *.js). Nil means the embedded templates.FS.
+	Templates fs.FS
+	// Cache, when set, keeps scenario results between builds.
+	Cache Cache
+	// EngineVersion is mixed into every cache key. A cache that outlives
+	// the process must set it to something that changes with the engine
+	// and renderer; an in-process cache may leave it empty.
+	EngineVersion string
+}
+
+// Site is a generated site held in memory: every output file, plus what
+// was built, for tests and the benchmark.
+type Site struct {
+	// Files holds every output file, sorted by Path.
+	Files []File
+	// Pages are the content pages in site order (index.md excluded).
+	Pages []*Page
+	// Figures describes every figure in page order.
+	Figures []FigureStat
+}
+
+// File is one output file; Path is slash-separated and relative to the
+// output folder.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// FigureStat describes one built figure.
+type FigureStat struct {
+	// Page is the page's output file ("acks.html"); ID the figure's DOM id.
+	Page, ID string
+	// Beats is the number of frames (beat 0 included); Records the number
+	// of records the scenario's producer created; Bytes the size of the
+	// figure's markup.
+	Beats, Records, Bytes int
+}
+
+// File returns the output file at path p, or nil.
+func (s *Site) File(p string) []byte {
+	i, ok := slices.BinarySearchFunc(s.Files, p, func(f File, p string) int { return cmp.Compare(f.Path, p) })
+	if !ok {
+		return nil
+	}
+	return s.Files[i].Data
+}
+
+// AssetDir is the output folder (relative to the site root) that receives
+// the shared assets.
+const AssetDir = "assets"
+
+// homeSource is the content page whose body becomes the top of index.html
+// instead of a page of its own.
+const homeSource = "index.md"
+
+// Generate builds the site in memory. Problems with the user's input come
+// back as an ErrorList (every one found, sorted by file, line, column);
+// other failures (unreadable files, broken templates) as plain errors.
+func Generate(o Options) (*Site, error) {
+	if o.Content == nil {
+		return nil, errors.New("no content to build")
+	}
+	tfs := o.Templates
+	if tfs == nil {
+		tfs = templates.FS
+	}
+	tmpl, err := template.ParseFS(tfs, "layout.html", "index.html")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	paths, err := readPages(o.Content)
+	if err != nil {
+		return nil, fmt.Errorf("reading content: %w", err)
+	}
+
+	md := newMarkdown()
+	var errs ErrorList
+	var pages []*Page
+	var home *Page
+	slugs := map[string]string{}
+	for _, p := range paths {
+		src, err := fs.ReadFile(o.Content, p)
+		if err != nil {
+			return nil, fmt.Errorf("reading content: %w", err)
+		}
+		file := p
+		if o.ContentName != "" {
+			file = path.Join(o.ContentName, p)
+		}
+		pg, perrs := parsePage(md, p, file, src)
+		errs = append(errs, perrs...)
+		if p == homeSource {
+			home = pg
+			continue
+		}
+		if pg.Slug == "index" {
+			errs = append(errs, Error{File: file, Msg: `page name "index" is taken by the home page; rename the file`})
+			continue
+		}
+		if other, dup := slugs[pg.Slug]; dup {
+			errs = append(errs, Error{File: file, Msg: fmt.Sprintf("page %q would be written to %s.html, like %q; rename one", p, pg.Slug, other)})
+			continue
+		}
+		slugs[pg.Slug] = p
+		pages = append(pages, pg)
+	}
+	slices.SortStableFunc(pages, func(a, b *Page) int {
+		return cmp.Or(cmp.Compare(a.Weight, b.Weight), cmp.Compare(a.Title, b.Title), cmp.Compare(a.Path, b.Path))
+	})
+
+	all := pages
+	if home != nil {
+		all = append([]*Page{home}, pages...)
+	}
+	results, ferrs := computeFigures(all, &o)
+	errs = append(errs, ferrs...)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+
+	s := &Site{Pages: pages}
+	var ri int
+	for _, pg := range all {
+		for _, f := range pg.figures {
+			r := results[ri]
+			ri++
+			s.Figures = append(s.Figures, FigureStat{Page: outName(pg), ID: FigureID(pg.Slug, r.ScenarioID),
+				Beats: r.Beats, Records: r.Records, Bytes: len(f.HTML)})
+		}
+	}
+
+	siteTitle := "Kafka Flow"
+	if home != nil {
+		siteTitle = home.Title
+	}
+	for i, pg := range pages {
+		body, err := renderBody(md, pg)
+		if err != nil {
+			return nil, err
+		}
+		d := layoutData{SiteTitle: siteTitle, Title: pg.Title, Summary: pg.Summary, Content: body,
+			Headings: pg.Headings, HasFigures: len(pg.figures) > 0, Assets: AssetDir + "/", Home: "index.html"}
+		d.Nav = navItems(pages, i)
+		if i > 0 {
+			d.Prev = &d.Nav[i-1]
+		}
+		if i+1 < len(pages) {
+			d.Next = &d.Nav[i+1]
+		}
+		var buf bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&buf, "layout.html", d); err != nil {
+			return nil, fmt.Errorf("templates: layout.html: %w", err)
+		}
+		s.Files = append(s.Files, File{Path: outName(pg), Data: buf.Bytes()})
+	}
+
+	hd := layoutData{SiteTitle: siteTitle, Title: siteTitle, Assets: AssetDir + "/", Home: "index.html",
+		Nav: navItems(pages, -1)}
+	if home != nil {
+		body, err := renderBody(md, home)
+		if err != nil {
+			return nil, err
+		}
+		hd.Content, hd.Summary, hd.HasFigures = body, home.Summary, len(home.figures) > 0
+	}
+	if len(pages) > 0 {
+		hd.Next = &hd.Nav[0]
+	}
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, "index.html", hd); err != nil {
+		return nil, fmt.Errorf("templates: index.html: %w", err)
+	}
+	s.Files = append(s.Files, File{Path: "index.html", Data: buf.Bytes()})
+
+	assets, err := readAssets(tfs)
+	if err != nil {
+		return nil, err
+	}
+	s.Files = append(s.Files, assets...)
+	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
+	return s, nil
+}
+
+// layoutData is what layout.html and index.html see.
+type layoutData struct {
+	// SiteTitle is the home page's title ("Kafka Flow" without index.md).
+	SiteTitle string
+	// Title and Summary are the page's front matter.
+	Title, Summary string
+	// Content is the page's rendered Markdown with its figures.
+	Content template.HTML
+	// Headings is the page's table of contents (level-2 headings).
+	Headings []Heading
+	// Nav lists every page in order; Prev and Next point into it.
+	Nav        []NavItem
+	Prev, Next *NavItem
+	// HasFigures says whether the page needs stepper.js.
+	HasFigures bool
+	// Assets is the relative path prefix of the shared assets ("assets/");
+	// Home the relative link to the index.
+	Assets, Home string
+}
+
+// NavItem is one page in the site's table of contents.
+type NavItem struct {
+	Href, Title, Summary string
+	// Current marks the page being rendered.
+	Current bool
+}
+
+func navItems(pages []*Page, current int) []NavItem {
+	items := make([]NavItem, len(pages))
+	for i, p := range pages {
+		items[i] = NavItem{Href: outName(p), Title: p.Title, Summary: p.Summary, Current: i == current}
+	}
+	return items
+}
+
+// outName is a page's output file, relative to the site root.
+func outName(p *Page) string {
+	if p.Path == homeSource {
+		return "index.html"
+	}
+	return p.Slug + ".html"
+}
+
+// renderBody renders a page's Markdown (its figures already computed).
+func renderBody(md goldmark.Markdown, pg *Page) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := md.Renderer().Render(&buf, pg.src, pg.doc); err != nil {
+		return "", fmt.Errorf("%s: rendering: %w", pg.File, err)
+	}
+	return template.HTML(buf.String()), nil
+}
+
+// readAssets copies every *.css and *.js file at the top of the templates
+// folder into AssetDir.
+func readAssets(tfs fs.FS) ([]File, error) {
+	entries, err := fs.ReadDir(tfs, ".")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	var files []File
+	for _, e := range entries {
+		ext := path.Ext(e.Name())
+		if e.IsDir() || (ext != ".css" && ext != ".js") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, err := fs.ReadFile(tfs, e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		files = append(files, File{Path: AssetDir + "/" + e.Name(), Data: b})
+	}
+	return files, nil
+}

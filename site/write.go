@@ -1,0 +1,251 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Marker is the file every build writes at the top of its output folder. It
+// lists the files the build wrote, one path a line, so a later build can
+// tell that the folder is ours and that nobody added files to it before
+// replacing it.
+const Marker = ".kflowgen"
+
+const markerHead = "# written by kflowgen build; the next build replaces this folder.\n# files it wrote:\n"
+
+// WriteDir writes the site into the folder out atomically: everything goes
+// to a fresh folder next to out, which then takes out's place (the old
+// folder is renamed away and removed). If anything fails, out is left as it
+// was.
+//
+// WriteDir refuses an out that is, or is a parent of, contentDir (when not
+// empty), the current folder, or the Go module root above either of them;
+// an out that holds go.mod or .git; and an existing out that is neither
+// empty nor a previous build's output (judged by its Marker file: every file
+// in out must be one the marker lists).
+func (s *Site) WriteDir(out, contentDir string) error {
+	if out == "" {
+		return errors.New("no output folder given")
+	}
+	abs, err := canonical(out)
+	if err != nil {
+		return err
+	}
+	if err := checkOutput(out, abs, contentDir); err != nil {
+		return err
+	}
+	exists, err := checkReplaceable(out, abs)
+	if err != nil {
+		return err
+	}
+
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("output folder %s: %w", out, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
+	if err != nil {
+		return fmt.Errorf("output folder %s: %w", out, err)
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := s.writeFiles(tmp); err != nil {
+		return fmt.Errorf("output folder %s: %w", out, err)
+	}
+
+	if !exists {
+		if err := os.Rename(tmp, abs); err != nil {
+			return fmt.Errorf("output folder %s: %w", out, err)
+		}
+		keep = true
+		return nil
+	}
+	old, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".old-")
+	if err != nil {
+		return fmt.Errorf("output folder %s: %w", out, err)
+	}
+	// Rename needs the name free: take a unique name, then free it.
+	if err := os.Remove(old); err != nil {
+		return err
+	}
+	if err := os.Rename(abs, old); err != nil {
+		return fmt.Errorf("output folder %s: %w", out, err)
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		if rerr := os.Rename(old, abs); rerr != nil {
+			return fmt.Errorf("output folder %s: %w (and restoring the old build failed: %v; it is in %s)", out, err, rerr, old)
+		}
+		return fmt.Errorf("output folder %s: %w", out, err)
+	}
+	keep = true
+	return os.RemoveAll(old)
+}
+
+// writeFiles writes every file and the marker under dir.
+func (s *Site) writeFiles(dir string) error {
+	var list strings.Builder
+	list.WriteString(markerHead)
+	for _, f := range s.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return err
+		}
+		list.WriteString(f.Path)
+		list.WriteByte('\n')
+	}
+	return os.WriteFile(filepath.Join(dir, Marker), []byte(list.String()), 0o644)
+}
+
+// canonical returns p as an absolute, cleaned path with symbolic links in
+// its existing part resolved.
+func canonical(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	// Resolve links in the longest existing prefix.
+	rest := ""
+	cur := abs
+	for {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// checkOutput refuses output folders whose replacement would destroy the
+// user's work.
+func checkOutput(out, abs, contentDir string) error {
+	type guarded struct{ path, what string }
+	var protect []guarded
+	if cwd, err := os.Getwd(); err == nil {
+		if c, err := canonical(cwd); err == nil {
+			protect = append(protect, guarded{c, "the current folder"})
+			if root := moduleRoot(c); root != "" {
+				protect = append(protect, guarded{root, "the module root " + filepath.Base(root)})
+			}
+		}
+	}
+	if contentDir != "" {
+		if c, err := canonical(contentDir); err == nil {
+			protect = append(protect, guarded{c, "the content folder " + contentDir})
+			if root := moduleRoot(c); root != "" {
+				protect = append(protect, guarded{root, "the module root " + filepath.Base(root)})
+			}
+		}
+	}
+	for _, g := range protect {
+		if g.path == abs {
+			return fmt.Errorf("refusing to build into %s: it is %s, which the build would replace", out, g.what)
+		}
+		if within(g.path, abs) {
+			return fmt.Errorf("refusing to build into %s: it holds %s, which the build would replace", out, g.what)
+		}
+	}
+	for _, name := range []string{"go.mod", ".git"} {
+		if _, err := os.Lstat(filepath.Join(abs, name)); err == nil {
+			return fmt.Errorf("refusing to build into %s: it holds %s, so it looks like a project, not a build output", out, name)
+		}
+	}
+	return nil
+}
+
+// checkReplaceable reports whether out exists, and refuses it when it is
+// not a folder this tool may replace.
+func checkReplaceable(out, abs string) (bool, error) {
+	st, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !st.IsDir() {
+		return false, fmt.Errorf("refusing to build into %s: it is a file, not a folder", out)
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return false, err
+	}
+	if len(entries) == 0 {
+		return true, nil
+	}
+	marker, err := os.ReadFile(filepath.Join(abs, Marker))
+	if err != nil {
+		return false, fmt.Errorf("refusing to replace %s: it was not written by kflowgen build (no %s file); remove it or choose another --out", out, Marker)
+	}
+	var listed []string
+	for _, l := range strings.Split(string(marker), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			listed = append(listed, l)
+		}
+	}
+	slices.Sort(listed)
+	var foreign string
+	err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || foreign != "" {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(abs, p)
+		rel = filepath.ToSlash(rel)
+		if rel == Marker {
+			return nil
+		}
+		if _, ok := slices.BinarySearch(listed, rel); !ok {
+			foreign = rel
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	if foreign != "" {
+		return false, fmt.Errorf("refusing to replace %s: it holds %s, which kflowgen build did not write; move it away or choose another --out", out, foreign)
+	}
+	return true, nil
+}
+
+// moduleRoot returns the nearest folder at or above dir holding go.mod, or "".
+func moduleRoot(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
