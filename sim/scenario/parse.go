@@ -1,0 +1,359 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kafkaflow/kflowgen/sim"
+	"go.yaml.in/yaml/v3"
+)
+
+// Parse reads one scenario: the YAML body of a ```kflow fence or a bare
+// scenario file. It fills every omitted setting with its default from
+// package sim (defaults.go), checks types, ranges, the size limits (sim.Max*)
+// and every cross-reference (brokers, partitions, records, groups and
+// members named by the timeline and by expect), and returns a scenario that
+// sim.Run can simulate.
+//
+// On any problem Parse returns a nil scenario and every error it found,
+// sorted by position; positions are 1-based lines and columns (columns count
+// characters) relative to src. Parse never panics, whatever src holds.
+func Parse(src []byte) (*sim.Scenario, ErrorList) {
+	p := &parser{src: src, bad: map[string]bool{}}
+	sc := p.parse()
+	if len(p.errs) > 0 {
+		return nil, p.errs.sortDedup()
+	}
+	return sc, nil
+}
+
+// parser holds the state of one Parse call.
+type parser struct {
+	src  []byte
+	errs ErrorList
+	sc   *sim.Scenario
+	// bad records settings whose value was rejected, so that checks which
+	// depend on them stay quiet instead of repeating the problem.
+	bad map[string]bool
+	// groups are the consumer then share groups, in fence order.
+	groups []*group
+	// brokerAdds holds the beat of each add.broker entry, in order;
+	// partAdds each add.partitions entry.
+	brokerAdds []int
+	partAdds   []partAdd
+}
+
+// partAdd is one add.partitions entry of the timeline.
+type partAdd struct{ at, count int }
+
+// group is what the timeline and expect checks need to know of a group.
+type group struct {
+	cfgIndex int
+	share    bool
+	id       string
+	initial  int   // members at beat 0
+	joins    []int // beat of each join, in timeline order
+	limit    int   // share groups: group.share.delivery.count.limit
+}
+
+// members returns how many members group g has had by the end of beat at.
+func (g *group) members(at int) int {
+	n := g.initial
+	for _, b := range g.joins {
+		if b <= at {
+			n++
+		}
+	}
+	return n
+}
+
+// brokersAt returns how many brokers exist at the end of beat at.
+func (p *parser) brokersAt(at int) int {
+	n := p.sc.Brokers
+	for _, b := range p.brokerAdds {
+		if b <= at {
+			n++
+		}
+	}
+	return n
+}
+
+// partitionsAt returns how many partitions the topic has at the end of beat
+// at.
+func (p *parser) partitionsAt(at int) int {
+	n := p.sc.Topic.Partitions
+	for _, a := range p.partAdds {
+		if a.at <= at {
+			n += a.count
+		}
+	}
+	return n
+}
+
+func posOf(n *yaml.Node) sim.Pos {
+	if n == nil {
+		return sim.Pos{Line: 1, Col: 1}
+	}
+	line, col := n.Line, n.Column
+	if line < 1 {
+		line = 1
+	}
+	if col < 1 {
+		col = 1
+	}
+	return sim.Pos{Line: line, Col: col}
+}
+
+func (p *parser) errAt(pos sim.Pos, format string, args ...any) {
+	p.errs = append(p.errs, Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errAt(posOf(n), format, args...)
+}
+
+// Top-level keys, in the order the reference page lists them.
+var topKeys = []string{
+	"id", "title", "seed", "brokers", "beats", "topic", "producer",
+	"consumer.groups", "share.groups", "timeline", "expect",
+}
+
+func (p *parser) parse() *sim.Scenario {
+	if len(p.src) > sim.MaxFenceBytes {
+		p.errAt(sim.Pos{Line: 1, Col: 1}, "scenario is %d bytes, over the limit of %d bytes", len(p.src), sim.MaxFenceBytes)
+		return nil
+	}
+	if !p.checkText() {
+		return nil
+	}
+	root := p.decode()
+	if root == nil {
+		return nil
+	}
+	p.checkNodes(root, 0)
+	if root.Kind != yaml.MappingNode {
+		p.errorf(root, "a scenario is a mapping of settings such as \"id: my-figure\", not %s", kindName(root))
+		return nil
+	}
+	if len(root.Content) == 0 {
+		p.errorf(root, "empty scenario: expected keys such as id, brokers, topic")
+		return nil
+	}
+	sc := &sim.Scenario{
+		Seed:    sim.DefaultSeed,
+		Brokers: sim.DefaultBrokers,
+		Beats:   sim.DefaultBeats,
+		Pos:     posOf(root.Content[0]),
+	}
+	p.sc = sc
+	f := p.fields(root, sectionTop)
+
+	if n, ok := f["id"]; ok {
+		sc.ID, _ = p.ident(n.val, "id")
+	} else {
+		p.errAt(sc.Pos, "missing id: every scenario needs one, such as \"id: acks-one-loss\" (it names the figure in links)")
+	}
+	if n, ok := f["title"]; ok {
+		sc.Title, _ = p.text(n.val, "title", maxTitle)
+	}
+	if n, ok := f["seed"]; ok {
+		sc.Seed, _ = p.unsigned(n.val, "seed")
+	}
+	if n, ok := f["brokers"]; ok {
+		sc.Brokers = p.intSetting(n.val, "brokers", sc.Brokers, 1, sim.MaxBrokers, true)
+	}
+	if n, ok := f["beats"]; ok {
+		sc.Beats = p.intSetting(n.val, "beats", sc.Beats, 1, sim.MaxBeats, true)
+	}
+	p.topic(f["topic"].val)
+	p.producer(f["producer"].val)
+	p.consumerGroups(f["consumer.groups"].val)
+	p.shareGroups(f["share.groups"].val)
+	p.timeline(f["timeline"].val)
+	p.expect(f["expect"].val)
+	return sc
+}
+
+// checkText rejects text YAML cannot read well: bytes that are not UTF-8
+// and control characters, each reported where it is.
+func (p *parser) checkText() bool {
+	line, col := 1, 1
+	for i := 0; i < len(p.src); {
+		r, size := utf8.DecodeRune(p.src[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			p.errAt(sim.Pos{Line: line, Col: col}, "invalid UTF-8 byte 0x%02x: a scenario must be UTF-8 text", p.src[i])
+			return false
+		case r == '\n':
+			line, col = line+1, 1
+			i += size
+			continue
+		case r == '\uFEFF' && i == 0:
+			// A byte order mark at the start is allowed.
+		case r < 0x20 && r != '\t' && r != '\r' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\uFFFE' || r == '\uFFFF':
+			p.errAt(sim.Pos{Line: line, Col: col}, "control character %U is not allowed in a scenario", r)
+			return false
+		}
+		col++
+		i += size
+	}
+	return true
+}
+
+// yamlLine matches the position prefix of go.yaml.in/yaml's syntax errors.
+var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// parserProblems are the messages of yaml's parser stage (as opposed to its
+// scanner); yaml reports their line counted from 0, so Parse adds 1.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+// decode reads the single YAML document in src and returns its root node,
+// or nil after reporting why it cannot.
+func (p *parser) decode() (root *yaml.Node) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(p.src))
+	err := safeDecode(dec, &doc)
+	if errors.Is(err, io.EOF) {
+		p.errAt(sim.Pos{Line: 1, Col: 1}, "empty scenario: expected keys such as id, brokers, topic")
+		return nil
+	}
+	if err != nil {
+		p.yamlError(err)
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		p.errAt(sim.Pos{Line: 1, Col: 1}, "empty scenario: expected keys such as id, brokers, topic")
+		return nil
+	}
+	root = doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" && root.Style&yaml.TaggedStyle == 0 {
+		p.errorf(root, "empty scenario: expected keys such as id, brokers, topic")
+		return nil
+	}
+	var next yaml.Node
+	if err := safeDecode(dec, &next); err == nil {
+		at := &next
+		if len(next.Content) > 0 {
+			at = next.Content[0]
+		}
+		p.errorf(at, "a scenario is one YAML document; remove the second one (and its \"---\")")
+	} else if !errors.Is(err, io.EOF) {
+		p.yamlError(err)
+	}
+	return root
+}
+
+// safeDecode runs dec.Decode, turning a panic inside the YAML library into
+// an error so that Parse never panics.
+func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: the YAML reader failed on this input (%v)", r)
+		}
+	}()
+	return dec.Decode(n)
+}
+
+// yamlError turns a syntax error of the YAML library into a positioned
+// Error, with a hint for the usual mistakes.
+func (p *parser) yamlError(err error) {
+	msg := err.Error()
+	line := 1
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		msg = m[2]
+		if m[1] != "" {
+			n, _ := strconv.Atoi(m[1])
+			line = n
+			if parserProblems[msg] {
+				line++
+			}
+		} else if parserProblems[msg] {
+			line = 1
+		}
+	}
+	lines := bytes.Split(p.src, []byte("\n"))
+	if line > len(lines) {
+		line = len(lines)
+	}
+	if line < 1 {
+		line = 1
+	}
+	col := 1
+	text := lines[line-1]
+	switch {
+	case bytes.IndexByte(text, '\t') >= 0 && strings.Contains(msg, "cannot start any token"):
+		col = utf8.RuneCount(text[:bytes.IndexByte(text, '\t')]) + 1
+		msg = "tab character: YAML indents with spaces only"
+	case strings.HasPrefix(msg, "unknown anchor"):
+		msg = "aliases (*name) are not supported in a scenario; write the value out"
+	default:
+		// Point at the first character that is not a space.
+		for i, r := range string(text) {
+			if r != ' ' {
+				col = utf8.RuneCountInString(string(text[:i])) + 1
+				break
+			}
+		}
+		msg = "YAML syntax: " + msg
+	}
+	p.errAt(sim.Pos{Line: line, Col: col}, "%s", msg)
+}
+
+// checkNodes reports YAML features a scenario does not use: anchors,
+// aliases, explicit tags and merge keys. depth bounds the walk.
+func (p *parser) checkNodes(n *yaml.Node, depth int) {
+	if n == nil || depth > maxDepth {
+		return
+	}
+	if n.Anchor != "" {
+		p.errorf(n, "anchors (&%s) are not supported in a scenario; write the value out", n.Anchor)
+	}
+	if n.Kind == yaml.AliasNode {
+		p.errorf(n, "aliases (*%s) are not supported in a scenario; write the value out", n.Value)
+		return
+	}
+	if n.Style&yaml.TaggedStyle != 0 {
+		p.errorf(n, "tags (%s) are not supported in a scenario", n.Tag)
+	}
+	for _, c := range n.Content {
+		p.checkNodes(c, depth+1)
+	}
+}
+
+// maxDepth bounds nesting; no scenario value nests deeper than 4.
+const maxDepth = 64
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	if n.Tag == "!!null" {
+		return "empty"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}

@@ -1,0 +1,309 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+	"go.yaml.in/yaml/v3"
+)
+
+// timelineEntry is a parsed timeline entry with the nodes its later checks
+// point at.
+type timelineEntry struct {
+	ev       sim.TimelineEvent
+	atNode   *yaml.Node
+	argNode  *yaml.Node
+	ok       bool // the entry parsed; its state checks may run
+	memberNo int  // leave and stop: N of GROUP-N
+	group    *group
+}
+
+// timeline reads the timeline list: each entry is {at: BEAT, ACTION: ARG}.
+// Entries may be written in any order; the state checks (a broker must be
+// up to crash, a member must exist to leave…) replay them by beat, entries
+// of the same beat in written order, as the engine applies them.
+func (p *parser) timeline(n *yaml.Node) {
+	items := p.list(n, "timeline", "entries such as {at: 5, crash: 1}")
+	if len(items) > sim.MaxTimeline {
+		p.errorf(items[sim.MaxTimeline], "too many timeline entries: Kafka Flow allows at most %d", sim.MaxTimeline)
+		items = items[:sim.MaxTimeline]
+	}
+	var entries []*timelineEntry
+	for _, it := range items {
+		if e := p.timelineEntry(it); e != nil {
+			entries = append(entries, e)
+			p.sc.Timeline = append(p.sc.Timeline, e.ev)
+		}
+	}
+	// Adds are known up front so expect can ask how many brokers and
+	// partitions exist at a beat.
+	for _, e := range entries {
+		switch {
+		case !e.ok:
+		case e.ev.Kind == sim.EventAddBroker:
+			p.brokerAdds = append(p.brokerAdds, e.ev.At)
+		case e.ev.Kind == sim.EventAddPartitions:
+			p.partAdds = append(p.partAdds, partAdd{e.ev.At, e.ev.Count})
+		case e.ev.Kind == sim.EventJoin:
+			e.group.joins = append(e.group.joins, e.ev.At)
+		}
+	}
+	p.replay(entries)
+}
+
+// timelineEntry parses one entry's shape and argument types.
+func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
+	if !p.mapping(it, "a timeline entry", "{at: 5, crash: 1}") {
+		return nil
+	}
+	f := p.fields(it, sectionTimeline)
+	e := &timelineEntry{ev: sim.TimelineEvent{Pos: posOf(it)}}
+	ok := true
+	if a, has := f["at"]; has {
+		e.atNode = a.val
+		e.ev.At, ok = p.beat(a.val, "at", 1)
+	} else {
+		p.errorf(it, "this timeline entry has no beat: add one, such as \"at: 5\"")
+		ok = false
+	}
+	// The action is the one key besides at, found in written order.
+	var action *yaml.Node
+	for i := 0; i+1 < len(it.Content); i += 2 {
+		k := it.Content[i]
+		if k.Kind != yaml.ScalarNode || k.Value == "at" {
+			continue
+		}
+		if _, known := f[k.Value]; !known || f[k.Value].key != k {
+			continue
+		}
+		if action != nil {
+			p.errorf(k, "one action per timeline entry: put %q and %q in separate entries", action.Value, k.Value)
+			ok = false
+			continue
+		}
+		action = k
+	}
+	if action == nil {
+		if len(f) == len(it.Content)/2 { // no unknown key already explains it
+			p.errorf(it, "this timeline entry has no action: add one of crash, restart, pause, resume, add.broker, add.partitions, join, leave, stop")
+		}
+		return nil
+	}
+	e.ev.Kind = sim.EventKind(action.Value)
+	arg := f[action.Value].val
+	e.argNode = arg
+	e.ev.Pos = posOf(action)
+	switch e.ev.Kind {
+	case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume:
+		v, good := p.integer(arg, action.Value+" (a broker id)", 1, sim.MaxBrokers, true)
+		e.ev.Broker, ok = int(v), ok && good
+	case sim.EventAddBroker:
+		v, good := p.integer(arg, "add.broker (the new broker's id)", 2, sim.MaxBrokers, true)
+		e.ev.Broker, ok = int(v), ok && good
+	case sim.EventAddPartitions:
+		v, good := p.integer(arg, "add.partitions (how many partitions to add)", 1, sim.MaxPartitions, true)
+		e.ev.Count, ok = int(v), ok && good
+	case sim.EventJoin:
+		id, good := p.scalar(arg, "join", "a group id")
+		ok = ok && good
+		if good {
+			e.group = p.findGroup(id)
+			if e.group == nil {
+				if !p.bad["groups"] {
+					p.errorf(arg, "join names %q, which is not a group (%s)", id, p.groupNames())
+				}
+				ok = false
+			}
+			e.ev.Group = id
+		}
+	case sim.EventLeave, sim.EventStop:
+		name, good := p.scalar(arg, action.Value, "a member name such as readers-1")
+		ok = ok && good
+		if good {
+			e.ev.Member = name
+			e.group, e.memberNo = p.splitMember(name)
+			if e.group == nil {
+				if !p.bad["groups"] {
+					p.errorf(arg, "%q is not a member name: members are named GROUP-N, N from 1 in joining order (%s)", name, p.groupNames())
+				}
+				ok = false
+			} else {
+				e.ev.Group = e.group.id
+			}
+		}
+	}
+	e.ok = ok
+	return e
+}
+
+// beat reads a beat number in lo..beats for the setting name.
+func (p *parser) beat(n *yaml.Node, name string, lo int) (int, bool) {
+	last := p.sc.Beats
+	if p.bad["beats"] {
+		last = sim.MaxBeats
+	}
+	v, ok := p.integer(n, name, int64(lo), sim.MaxBeats, true)
+	if !ok {
+		return 0, false
+	}
+	if int(v) > last {
+		p.errorf(n, "%s %d is after the last beat (beats: %d)", name, v, last)
+		return 0, false
+	}
+	return int(v), true
+}
+
+// splitMember finds the group and number of a member name GROUP-N; it
+// returns nil when no group has that prefix or N is not a number from 1.
+func (p *parser) splitMember(name string) (*group, int) {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 {
+		return nil, 0
+	}
+	g := p.findGroup(name[:i])
+	num := name[i+1:]
+	n, err := strconv.Atoi(num)
+	if g == nil || err != nil || n < 1 || strconv.Itoa(n) != num {
+		return nil, 0
+	}
+	return g, n
+}
+
+// memberState is what the replay knows of a member.
+type memberState int
+
+const (
+	memberActive memberState = iota
+	memberLeft
+	memberStopped
+)
+
+// replay walks the timeline in beat order and checks that each entry makes
+// sense in the state the earlier ones left: brokers exist and are in the
+// right state, new broker ids come in order, limits hold, members exist.
+func (p *parser) replay(entries []*timelineEntry) {
+	order := make([]*timelineEntry, 0, len(entries))
+	for _, e := range entries {
+		if e.ok {
+			order = append(order, e)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].ev.At < order[j].ev.At })
+
+	brokers := p.sc.Brokers
+	online := make([]bool, sim.MaxBrokers+1)
+	paused := make([]bool, sim.MaxBrokers+1)
+	since := make([]int, sim.MaxBrokers+1) // beat of the last state change
+	for b := 1; b <= brokers; b++ {
+		online[b] = true
+	}
+	partitions := p.sc.Topic.Partitions
+	members := map[*group][]memberState{}
+	for _, g := range p.groups {
+		members[g] = make([]memberState, g.initial)
+	}
+	for _, e := range order {
+		ev := e.ev
+		b := ev.Broker
+		switch ev.Kind {
+		case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume:
+			if p.bad["brokers"] {
+				continue
+			}
+			if b > brokers {
+				p.errorf(e.argNode, "broker %d does not exist at beat %d (%s)", b, ev.At, brokerRange(brokers))
+				continue
+			}
+			var problem string
+			switch {
+			case ev.Kind == sim.EventCrash && !online[b]:
+				problem = fmt.Sprintf("broker %d is already down at beat %d (crashed at beat %d)", b, ev.At, since[b])
+			case ev.Kind == sim.EventRestart && online[b]:
+				problem = fmt.Sprintf("broker %d is running at beat %d: restart needs a crashed broker", b, ev.At)
+			case ev.Kind == sim.EventPause && !online[b]:
+				problem = fmt.Sprintf("broker %d is down at beat %d: only a running broker can be paused", b, ev.At)
+			case ev.Kind == sim.EventPause && paused[b]:
+				problem = fmt.Sprintf("broker %d is already paused at beat %d (paused at beat %d)", b, ev.At, since[b])
+			case ev.Kind == sim.EventResume && !paused[b]:
+				problem = fmt.Sprintf("broker %d is not paused at beat %d: resume needs a paused broker", b, ev.At)
+			}
+			if problem != "" {
+				p.errorf(e.argNode, "%s", problem)
+				continue
+			}
+			switch ev.Kind {
+			case sim.EventCrash:
+				online[b] = false
+			case sim.EventRestart:
+				online[b] = true
+			case sim.EventPause:
+				paused[b] = true
+			case sim.EventResume:
+				paused[b] = false
+			}
+			since[b] = ev.At
+		case sim.EventAddBroker:
+			if p.bad["brokers"] {
+				continue
+			}
+			if b != brokers+1 {
+				p.errorf(e.argNode, "add.broker names broker %d, but the next new broker at beat %d is %d (ids go up by one from the last)", b, ev.At, brokers+1)
+				continue
+			}
+			brokers++
+			online[b] = true
+			since[b] = ev.At
+		case sim.EventAddPartitions:
+			if p.bad["partitions"] {
+				continue
+			}
+			if partitions+ev.Count > sim.MaxPartitions {
+				p.errorf(e.argNode, "adding %d partitions to %d makes %d: Kafka Flow allows at most %d partitions", ev.Count, partitions, partitions+ev.Count, sim.MaxPartitions)
+				continue
+			}
+			partitions += ev.Count
+		case sim.EventJoin:
+			g := e.group
+			if len(members[g]) == sim.MaxMembers {
+				p.errorf(e.argNode, "group %q already has %d members at beat %d: Kafka Flow allows at most %d per group", g.id, sim.MaxMembers, ev.At, sim.MaxMembers)
+				continue
+			}
+			members[g] = append(members[g], memberActive)
+		case sim.EventLeave, sim.EventStop:
+			g, n := e.group, e.memberNo
+			have := members[g]
+			switch {
+			case n > len(have):
+				p.errorf(e.argNode, "member %q has not joined by beat %d (%s)", ev.Member, ev.At, memberRange(g.id, len(have)))
+			case have[n-1] == memberLeft:
+				p.errorf(e.argNode, "member %q has already left by beat %d", ev.Member, ev.At)
+			case have[n-1] == memberStopped:
+				p.errorf(e.argNode, "member %q has already stopped by beat %d", ev.Member, ev.At)
+			case ev.Kind == sim.EventLeave:
+				have[n-1] = memberLeft
+			default:
+				have[n-1] = memberStopped
+			}
+		}
+	}
+}
+
+func brokerRange(n int) string {
+	if n == 1 {
+		return "the only broker is 1"
+	}
+	return fmt.Sprintf("brokers are 1 to %d", n)
+}
+
+func memberRange(group string, n int) string {
+	switch n {
+	case 0:
+		return fmt.Sprintf("group %q has no members then", group)
+	case 1:
+		return fmt.Sprintf("its only member then is %s-1", group)
+	}
+	return fmt.Sprintf("its members then are %s-1 to %s-%d", group, group, n)
+}
