@@ -1,0 +1,60 @@
+// Package site is Kafka Flow's build pipeline: it turns a folder of
+// Markdown pages with ```kflow scenario fences into a static site whose
+// figures are animations computed at build time.
+//
+// # Pipeline
+//
+// Generate runs these steps, each in a fixed order so that the output never
+// depends on timing:
+//
+//  1. walk the content fs.FS for *.md files in lexical order (names starting
+//     with "." or "_" are skipped; index.md becomes the top of the home
+//     page instead of a page of its own);
+//  2. parse each page with goldmark: YAML front matter (title required,
+//     weight, summary; anything else is an error with a "did you mean"
+//     hint) through go.abhg.dev/goldmark/frontmatter, and the
+//     FenceExtension, whose transformer swaps every ```kflow fenced block
+//     for a figure node and remembers where the fence body sits in the file;
+//  3. because goldmark transformers cannot return errors, a pass of our own
+//     then parses every fence (sim/scenario.Parse), runs it (sim.Run),
+//     checks its expect: entries (sim.Check) and draws it (svganim.Figure),
+//     spread over GOMAXPROCS workers and gathered by fence index;
+//  4. if anything went wrong anywhere, Generate returns every problem as an
+//     ErrorList sorted by file, line and column — nothing is written;
+//  5. otherwise each page is rendered (the figure node's renderer writes the
+//     precomputed <figure>; headings get ids and "#" anchors) into
+//     templates' layout.html, with the table of contents and prev/next
+//     links; index.html lists every page; the *.css and *.js assets are
+//     copied into assets/.
+//
+// Pages are ordered by (front matter weight, title, path). A page's slug,
+// its output file name without ".html", comes from its path reduced to
+// [a-z0-9-]; a figure's DOM id is the slug, "--", and the scenario's id
+// (FigureID). All links are relative and the output is flat (index.html,
+// SLUG.html, assets/), so a site works from any sub-path and from file://.
+//
+// # Positions
+//
+// The scenario parser reports positions relative to the fence body; the
+// pipeline adds the fence's place in the file (front matter included) and,
+// for a fence indented inside a list or quote, the indentation, giving
+// go/scanner-style "content/acks.md:14:9: message" errors.
+//
+// # Writing
+//
+// Site.WriteDir writes a generated site atomically: into a fresh folder next
+// to the output folder, then swapped in by two renames, so a failed build
+// leaves the previous output untouched. It refuses output folders that
+// would destroy work (the content folder, the current folder, a module root,
+// any parent of those, a folder holding go.mod or .git) and replaces an
+// existing folder only when it is empty or holds exactly the files that the
+// previous build listed in its Marker file.
+//
+// # Reuse
+//
+// Generate works on any fs.FS and keeps the site in memory (Site.Files), so
+// a watch-mode server can rebuild, compare pages and serve without touching
+// the disk. Options.Cache keeps each fence's result, keyed by CacheKey
+// (engine version, page slug and fence text), so unchanged fences are not
+// simulated again; a hit yields exactly the bytes of a miss.
+package site

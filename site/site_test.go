@@ -1,0 +1,323 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kafkaflow/kflowgen/content"
+)
+
+// TestBuildEmbeddedGuide builds the guide shipped in the binary and checks
+// what issue 2 asks of it: an index, one page per content page, at least
+// three figures, each with more than one frame, and only relative links
+// that resolve inside the site.
+func TestBuildEmbeddedGuide(t *testing.T) {
+	s, err := Generate(Options{Content: content.FS, ContentName: "content"})
+	if err != nil {
+		t.Fatalf("building the embedded guide: %v", err)
+	}
+	paths, err := readPages(content.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"index.html", "assets/site.css"}
+	for _, p := range paths {
+		if p != homeSource {
+			want = append(want, Slug(p)+".html")
+		}
+	}
+	for _, w := range want {
+		if s.File(w) == nil {
+			t.Errorf("the build wrote no %s", w)
+		}
+	}
+	if len(s.Pages) < 3 {
+		t.Errorf("the guide has %d pages, want at least 3", len(s.Pages))
+	}
+	if len(s.Figures) < 3 {
+		t.Errorf("the guide has %d figures, want at least 3", len(s.Figures))
+	}
+	for _, f := range s.Figures {
+		if f.Beats < 2 {
+			t.Errorf("figure %s has %d frames, want more than one", f.ID, f.Beats)
+		}
+		page := s.File(f.Page)
+		if !bytes.Contains(page, []byte(`id="`+f.ID+`"`)) {
+			t.Errorf("%s does not hold figure %s", f.Page, f.ID)
+		}
+	}
+	// Every page is listed on the index, in site order.
+	index := string(s.File("index.html"))
+	last := -1
+	for _, pg := range s.Pages {
+		i := strings.Index(index, `href="`+pg.Slug+`.html"`)
+		if i < 0 {
+			t.Errorf("index.html does not link to %s", pg.Slug)
+		}
+		if i < last {
+			t.Errorf("index.html lists %s out of order", pg.Slug)
+		}
+		last = i
+	}
+	checkLinks(t, s)
+}
+
+var linkRE = regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+
+// checkLinks fails on any link that is absolute or does not resolve to a
+// file (and, with a fragment, an id) of the site.
+func checkLinks(t *testing.T, s *Site) {
+	t.Helper()
+	for _, f := range s.Files {
+		if !strings.HasSuffix(f.Path, ".html") {
+			continue
+		}
+		for _, m := range linkRE.FindAllStringSubmatch(string(f.Data), -1) {
+			link := m[1]
+			if strings.HasPrefix(link, "https://") || strings.HasPrefix(link, "http://") {
+				continue
+			}
+			if strings.HasPrefix(link, "/") || strings.Contains(link, "://") {
+				t.Errorf("%s: link %q is not relative", f.Path, link)
+				continue
+			}
+			target, frag, _ := strings.Cut(link, "#")
+			if target == "" {
+				target = f.Path
+			}
+			data := s.File(target)
+			if data == nil {
+				t.Errorf("%s: link %q points to no file of the site", f.Path, link)
+				continue
+			}
+			if frag != "" && !bytes.Contains(data, []byte(`id="`+frag+`"`)) {
+				t.Errorf("%s: link %q points to no id in %s", f.Path, link, target)
+			}
+		}
+	}
+}
+
+// TestDeterministic builds the guide at several GOMAXPROCS settings and
+// twice at each; every byte of every file must match.
+func TestDeterministic(t *testing.T) {
+	build := func() *Site {
+		s, err := Generate(Options{Content: content.FS, ContentName: "content"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(4)
+	ref := build()
+	for _, procs := range []int{1, 4, 2} {
+		runtime.GOMAXPROCS(procs)
+		got := build()
+		if len(got.Files) != len(ref.Files) {
+			t.Fatalf("GOMAXPROCS=%d: %d files, first build had %d", procs, len(got.Files), len(ref.Files))
+		}
+		for i, f := range got.Files {
+			if f.Path != ref.Files[i].Path || !bytes.Equal(f.Data, ref.Files[i].Data) {
+				t.Errorf("GOMAXPROCS=%d: %s differs from the first build", procs, f.Path)
+			}
+		}
+	}
+}
+
+// TestCacheGivesSameBytes builds with a cache twice: the second build must
+// take every figure from the cache and still write the same bytes as a
+// build without any cache.
+func TestCacheGivesSameBytes(t *testing.T) {
+	plain, err := Generate(Options{Content: content.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewMemoryCache()
+	for range 2 {
+		s, err := Generate(Options{Content: content.FS, Cache: c, EngineVersion: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range s.Files {
+			if !bytes.Equal(f.Data, plain.Files[i].Data) {
+				t.Errorf("%s built through the cache differs", f.Path)
+			}
+		}
+	}
+	if c.Misses != len(plain.Figures) || c.Hits != len(plain.Figures) {
+		t.Errorf("cache: %d misses and %d hits, want %d of each", c.Misses, c.Hits, len(plain.Figures))
+	}
+	if CacheKey("a", "p", []byte("x")) == CacheKey("b", "p", []byte("x")) {
+		t.Error("the engine version does not change the cache key")
+	}
+}
+
+// page builds a page from front matter lines and body lines.
+func page(front string, body ...string) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte("---\n" + front + "\n---\n" + strings.Join(body, "\n") + "\n")}
+}
+
+const goodFence = "```kflow\nid: ok\nbeats: 5\n```"
+
+// TestPositionedFenceError checks that an error inside a fence is reported
+// at its absolute place in the file: front matter and text above the fence
+// count, and a fence indented in a list shifts the column.
+func TestPositionedFenceError(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bad.md": page("title: Bad\nweight: 5", // lines 1-4
+			"Some text.", //  5
+			"",           //  6
+			"```kflow",   //  7
+			"id: bad",    //  8
+			"ack: 1",     //  9: unknown key at 9:1
+			"```",
+			"",
+			"- a list item",  // 12
+			"",               // 13
+			"  ```kflow",     // 14
+			"  id: indented", // 15
+			"  brokerz: 3",   // 16: unknown key at 16:3
+			"  ```"),
+	}
+	_, err := Generate(Options{Content: fsys, ContentName: "content"})
+	l, ok := err.(ErrorList)
+	if !ok {
+		t.Fatalf("want an ErrorList, got %v", err)
+	}
+	want := []string{
+		`content/bad.md:9:1: unknown setting "ack"`,
+		`content/bad.md:16:3: unknown setting "brokerz"`,
+	}
+	if len(l) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%v", len(l), len(want), l)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(l[i].Error(), w) {
+			t.Errorf("error %d:\n got %s\nwant %s…", i, l[i].Error(), w)
+		}
+	}
+}
+
+// TestAllErrorsSorted puts mistakes on several pages, in front matter and
+// fences, and wants every one, sorted by file, line and column.
+func TestAllErrorsSorted(t *testing.T) {
+	fsys := fstest.MapFS{
+		"b.md": page("title: B\nweigth: 3", goodFence, "", "```kflow", "id: two", "bogus: 1", "```"),
+		"a.md": page("title: A", "```kflow", "id: one", "```", "", "```kflow", "id: one", "nope: 2", "```", "```kflow", "id: one", "```"),
+		"c.md": {Data: []byte("# no front matter\n")},
+		"d.md": page("title: D\nweight: heavy", goodFence),
+	}
+	_, err := Generate(Options{Content: fsys, ContentName: "guide"})
+	l, ok := err.(ErrorList)
+	if !ok {
+		t.Fatalf("want an ErrorList, got %v", err)
+	}
+	var got []string
+	for _, e := range l {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`guide/a.md:10:1: unknown setting "nope"`,
+		`guide/a.md:12:1: duplicate figure id "one" on this page (the fence at line 4 uses it too)`,
+		`guide/b.md:3:1: unknown front matter field "weigth" (did you mean "weight"?)`,
+		`guide/b.md:12:1: unknown setting "bogus"`,
+		`guide/c.md:1:1: missing front matter`,
+		`guide/d.md:3:9: weight "heavy" is not a whole number`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("error %d:\n got %s\nwant %s…", i, got[i], want[i])
+		}
+	}
+}
+
+// TestPageOrderAndNav checks ordering by (weight, title, path), slugs from
+// file names, prev/next links and the home page taken from index.md.
+func TestPageOrderAndNav(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.md":      page("title: My Guide\nsummary: Hello", "Welcome."),
+		"zeta.md":       page("title: Alpha\nweight: 1", goodFence),
+		"alpha.md":      page("title: Beta\nweight: 1"),
+		"sub/First.md":  page("title: Zulu\nweight: -5"),
+		"_draft.md":     page("title: Draft"),
+		"same-title.md": page("title: Alpha\nweight: 1"),
+	}
+	s, err := Generate(Options{Content: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, p := range s.Pages {
+		order = append(order, p.Slug)
+	}
+	if got, want := strings.Join(order, " "), "sub-first same-title zeta alpha"; got != want {
+		t.Errorf("page order %q, want %q", got, want)
+	}
+	same := string(s.File("same-title.html"))
+	if !strings.Contains(same, `rel="prev" href="sub-first.html"`) || !strings.Contains(same, `rel="next" href="zeta.html"`) {
+		t.Errorf("same-title.html lacks its prev/next links:\n%s", same)
+	}
+	index := string(s.File("index.html"))
+	if !strings.Contains(index, "<title>My Guide</title>") || !strings.Contains(index, "<p>Welcome.</p>") {
+		t.Errorf("index.html does not use index.md:\n%s", index)
+	}
+	if s.File("_draft.html") != nil || s.File("draft.html") != nil {
+		t.Error("a page starting with _ was built")
+	}
+	checkLinks(t, s)
+}
+
+// TestUserStringsEscaped feeds markup through every user string the
+// layout shows and wants it inert.
+func TestUserStringsEscaped(t *testing.T) {
+	evil := `<script>alert(1)</script>"onload="x`
+	fsys := fstest.MapFS{
+		"evil.md": page(fmt.Sprintf("title: '%s'\nsummary: '%s'", evil, evil),
+			"## Heading "+evil, "", "<script>alert(2)</script>", "", "[x](javascript:alert(3))"),
+	}
+	s, err := Generate(Options{Content: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range s.Files {
+		d := string(f.Data)
+		for _, bad := range []string{"<script>alert", `"onload="`, "javascript:"} {
+			if strings.Contains(d, bad) {
+				t.Errorf("%s contains %q unescaped", f.Path, bad)
+			}
+		}
+	}
+}
+
+func TestSlugAndFigureID(t *testing.T) {
+	for in, want := range map[string]string{
+		"acks.md":             "acks",
+		"Replicas & HW.md":    "replicas-hw",
+		"ops/Min ISR.md":      "ops-min-isr",
+		"<script>.md":         "script",
+		"--.md":               "page",
+		"über/naïve.md":       "ber-na-ve",
+		"a__b--c.md":          "a-b-c",
+		"2024 notes (v2).md":  "2024-notes-v2",
+		"x\"onload=\"y.md":    "x-onload-y",
+		"../../etc/passwd.md": "etc-passwd",
+	} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := FigureID("acks", "acks-one-loss"); got != "acks--acks-one-loss" {
+		t.Errorf("FigureID = %q", got)
+	}
+	if got := FigureID("a b", `"><script>`); got != "a-b--script" {
+		t.Errorf("FigureID with markup = %q", got)
+	}
+}
