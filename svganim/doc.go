@@ -1,0 +1,51 @@
+// Package svganim draws a Kafka Flow trace: one SVG frame per beat, and the
+// HTML figure that lets a reader step through them.
+//
+// It is a pure renderer. Everything it draws comes from the recorded trace
+// (sim.Trace): it never re-runs or second-guesses the engine, reads no
+// files and keeps no state between calls, and the same trace always gives
+// the same bytes.
+//
+// Drawing happens in three steps:
+//
+//  1. TopologyOf gathers what decides the geometry over the whole trace
+//     (brokers, the partitions each hosts, the longest log, how crowded
+//     each producer stage gets, the groups and their members), so nothing
+//     moves because something appears later.
+//  2. NewLayout turns that topology into integer coordinates: a beat
+//     counter, the producer rail with one zone per stage, one lane per
+//     broker with one row per partition, one lane per group. It is a pure
+//     function, tested on its own.
+//  3. Each beat is drawn as a list of marks — a lane, an offset cell, a
+//     high-watermark tick, a record card — each with an identity that
+//     lasts across beats, CSS classes, a position, up to three short texts
+//     and an SVG <title> that says what it means. Marks are written with
+//     github.com/ajstarks/svgo.
+//
+// The visual language: the producer rail holds a card per record not yet
+// settled, in the zone of its stage (queued, sending, waiting, answering,
+// backoff, settled); a card that settled badly carries F, U or L as it
+// leaves. Each broker lane holds that broker's replica of each partition
+// as a row of offset cells coloured by the record's key (Okabe–Ito
+// palette, with the key's short label on every cell as a second cue);
+// cells at or above that replica's high watermark are drawn hollow and
+// dashed. A badge names the leader (and its leader epoch) or a follower
+// and says whether the replica is in the ISR; a solid tick labelled HW
+// marks the replica's high watermark above the row, a dashed tick
+// labelled LEO its log end offset below it. An offline broker's lane turns
+// the offline red; a broker whose follower fetchers are paused gets a
+// dashed amber outline. Group lanes list members and, per partition, the
+// consumer group's position and committed offset or the share group's
+// in-flight records and start offset.
+//
+// Colours and type live in CSS (templates/figure.css), as classes and
+// custom properties, so a theme or dark mode needs no re-render. svgo does
+// not escape attributes: only constants, integers and ids reduced to
+// [a-z0-9-] go into attributes, and user strings (titles, keys, group and
+// member names) only into text content, which svgo escapes.
+//
+// Frame returns one beat as a standalone SVG document. Figure returns the
+// whole <figure> for a page: frames, controls, key legend, an aria-live
+// caption and the storyboard for readers without JavaScript; it needs
+// templates/stepper.js and templates/figure.css on the page.
+package svganim

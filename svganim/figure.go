@@ -1,0 +1,123 @@
+package svganim
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// Options configure Figure.
+type Options struct {
+	// ID is the figure's DOM id and the name in its deep links
+	// ("#ID@BEAT"); it must be a non-empty string of [a-z0-9-], for
+	// example "acks--acks-one-loss" (page slug, two dashes, scenario id).
+	ID string
+	// Poster is the beat shown before any script runs, and to readers
+	// without JavaScript. 0 picks the last beat: the story's outcome, with
+	// every log, high watermark and verdict in its final place, while the
+	// storyboard below it tells how it got there.
+	Poster int
+}
+
+var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
+
+// Figure renders a whole trace as one HTML <figure class="kflow" id=ID>:
+// the title, the frames (one per beat, the poster beat visible, the rest
+// hidden), the controls (first, back, play/pause, forward, last, a beat
+// scrubber, a speed select, a beat counter and a link button; hidden until
+// templates/stepper.js reveals them), a key legend whose buttons isolate
+// one key, a caption with aria-live="polite" narrating the shown beat's
+// events in the engine's canonical wording (sim.Event.String), and the
+// whole storyboard as an ordered list of beat captions inside <details>
+// for readers without JavaScript and for print. The page must load
+// templates/stepper.js and templates/figure.css. Every user string
+// (title, keys, group and member names, event texts) is escaped. The error
+// reports an invalid Options.ID, an empty or misnumbered trace, or a
+// poster beat outside it.
+func Figure(t *sim.Trace, o Options) ([]byte, error) {
+	if !safeIDPattern.MatchString(o.ID) {
+		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
+	}
+	if err := checkTrace(t); err != nil {
+		return nil, err
+	}
+	last := len(t.Beats) - 1
+	poster := o.Poster
+	if poster == 0 {
+		poster = last
+	}
+	if poster < 0 || poster > last {
+		return nil, fmt.Errorf("poster beat %d is outside the trace (beats 0 to %d)", poster, last)
+	}
+	s := newScene(t)
+	d := figData{ID: o.ID, Title: t.Title, Last: last, Poster: poster}
+	if d.Title == "" {
+		d.Title = t.ID
+	}
+	for bi := range t.Beats {
+		d.Story = append(d.Story, caption(&t.Beats[bi]))
+		var buf bytes.Buffer
+		writeSVG(&buf, s.l, frameLabel(t, bi), s.draw(bi), nil, true)
+		d.Frames = append(d.Frames, template.HTML(buf.String()))
+	}
+	d.Caption = d.Story[poster]
+	for _, k := range s.keys {
+		d.Keys = append(d.Keys, k)
+	}
+	var out bytes.Buffer
+	if err := figureTmpl.Execute(&out, d); err != nil {
+		return nil, fmt.Errorf("figure %s: %w", o.ID, err)
+	}
+	return out.Bytes(), nil
+}
+
+// caption is one beat's narration: its number and its events in the
+// engine's words, or a note that nothing happened.
+func caption(b *sim.Beat) string {
+	if len(b.Events) == 0 {
+		return "beat " + itoa(b.Beat) + " — no events"
+	}
+	return "beat " + itoa(b.Beat) + " — " + strings.Join(b.Events, "; ")
+}
+
+type figData struct {
+	ID, Title    string
+	Last, Poster int
+	Caption      string
+	Story        []string
+	Frames       []template.HTML
+	Keys         []KeyStyle
+}
+
+var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflow" id="{{.ID}}" data-last="{{.Last}}" data-poster="{{.Poster}}" tabindex="0" aria-labelledby="{{.ID}}-t">
+<figcaption class="kf-title" id="{{.ID}}-t">{{.Title}}</figcaption>
+<div class="kf-view">
+{{- range $i, $f := .Frames}}<div class="kf-frame" data-b="{{$i}}"{{if ne $i $.Poster}} hidden{{end}}>{{$f}}</div>{{end -}}
+</div>
+<div class="kf-controls" hidden>
+<button type="button" data-a="first" aria-label="first beat">«</button>
+<button type="button" data-a="back" aria-label="step back">‹</button>
+<button type="button" data-a="play" class="kf-play" aria-label="play">play</button>
+<button type="button" data-a="fwd" aria-label="step forward">›</button>
+<button type="button" data-a="last" aria-label="last beat">»</button>
+<input type="range" class="kf-scrub" min="0" max="{{.Last}}" value="{{.Poster}}" aria-label="beat">
+<select class="kf-speed" aria-label="speed"><option value="0.5">0.5×</option><option value="1" selected>1×</option><option value="2">2×</option><option value="4">4×</option></select>
+<output class="kf-at">{{.Poster}} / {{.Last}}</output>
+<button type="button" data-a="link" class="kf-link" aria-label="copy a link to this beat">link</button>
+</div>
+{{- if .Keys}}
+<div class="kf-legend" role="group" aria-label="keys: press one to isolate it">
+{{- range .Keys}}<button type="button" class="kf-key k{{.Slot}}" data-k="{{.Slot}}" aria-pressed="false"><span class="kf-sw">{{.Label}}</span> {{.Key}}</button>{{end -}}
+</div>
+{{- end}}
+<p class="kf-caption" aria-live="polite">{{.Caption}}</p>
+<details class="kf-story"><summary>The whole story, beat by beat</summary>
+<ol start="0">
+{{- range .Story}}<li>{{.}}</li>{{end -}}
+</ol></details>
+</figure>
+`))

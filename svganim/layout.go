@@ -1,0 +1,426 @@
+package svganim
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// Topology is everything about a trace that decides a figure's geometry,
+// gathered over every beat so that no mark moves because something appears
+// later: the brokers that ever exist, the partitions each ever hosts, the
+// longest log, how crowded each producer stage ever gets, and the groups
+// with every member they ever have. TopologyOf derives it from a trace;
+// Layout turns it into coordinates.
+type Topology struct {
+	// Brokers in id order, each with the partitions it hosts at any beat.
+	Brokers []BrokerShape
+	// Partitions is the largest partition count at any beat.
+	Partitions int
+	// MaxLog is the largest log end offset, high watermark or log length
+	// at any beat (at least 1), in offsets.
+	MaxLog int
+	// Stages lists the producer stages that ever hold a card, in rail
+	// order (StageOrder), each with the most cards it holds at one beat.
+	Stages []StageShape
+	// Groups lists consumer and share groups in trace order.
+	Groups []GroupShape
+}
+
+// BrokerShape is one broker lane: the broker id and the partitions (sorted)
+// it holds a replica of at some beat.
+type BrokerShape struct {
+	ID         int
+	Partitions []int
+}
+
+// StageShape is one zone of the producer rail: a card stage and the most
+// cards in it at any one beat.
+type StageShape struct {
+	Stage string
+	Max   int
+}
+
+// GroupShape is one group lane: its id, its type ("consumer" or "share"),
+// every member it ever has (in order of first appearance) and the
+// partitions (sorted) it ever sees.
+type GroupShape struct {
+	Group      string
+	Type       string
+	Members    []string
+	Partitions []int
+}
+
+// StageOrder is the left-to-right order of the producer rail's zones: a
+// record waits for the in-flight budget ("queued"), crosses to the leader
+// ("sending"), is parked there until the high watermark passes it
+// ("waiting", acks=all), crosses back ("answering"), or waits to retry
+// ("backoff"); "settled" holds the cards that settle this beat, which
+// leave the rail on the next one. Stages the engine adds later sort after
+// these, by name.
+var StageOrder = []string{"queued", "sending", "waiting", "answering", "backoff", "settled"}
+
+func stageRank(s string) int {
+	for i, x := range StageOrder {
+		if x == s {
+			return i
+		}
+	}
+	return len(StageOrder)
+}
+
+// TopologyOf gathers a trace's topology over all its beats.
+func TopologyOf(t *sim.Trace) Topology {
+	var tp Topology
+	hosts := map[int]map[int]bool{}
+	stageMax := map[string]int{}
+	type gacc struct {
+		typ     string
+		members []string
+		seen    map[string]bool
+		parts   map[int]bool
+	}
+	groups := map[string]*gacc{}
+	var gorder []string
+	grow := func(v int64) {
+		if v > int64(tp.MaxLog) {
+			tp.MaxLog = int(v)
+		}
+	}
+	for _, b := range t.Beats {
+		for _, br := range b.Brokers {
+			if hosts[br.Broker] == nil {
+				hosts[br.Broker] = map[int]bool{}
+			}
+		}
+		if len(b.Partitions) > tp.Partitions {
+			tp.Partitions = len(b.Partitions)
+		}
+		for _, p := range b.Partitions {
+			if p.Partition+1 > tp.Partitions {
+				tp.Partitions = p.Partition + 1
+			}
+			grow(p.HighWatermark)
+			for _, r := range p.Replicas {
+				if hosts[r.Broker] == nil {
+					hosts[r.Broker] = map[int]bool{}
+				}
+				hosts[r.Broker][p.Partition] = true
+				grow(r.LogEndOffset)
+				grow(r.HighWatermark)
+				grow(int64(len(r.Log)))
+			}
+		}
+		count := map[string]int{}
+		for _, c := range b.Producer.Cards {
+			count[c.Stage]++
+		}
+		for s, n := range count {
+			if n > stageMax[s] {
+				stageMax[s] = n
+			}
+		}
+		for _, g := range b.Groups {
+			a := groups[g.Group]
+			if a == nil {
+				a = &gacc{typ: g.Type, seen: map[string]bool{}, parts: map[int]bool{}}
+				groups[g.Group] = a
+				gorder = append(gorder, g.Group)
+			}
+			for _, m := range g.Members {
+				if !a.seen[m.Member] {
+					a.seen[m.Member] = true
+					a.members = append(a.members, m.Member)
+				}
+			}
+			for _, gp := range g.Partitions {
+				a.parts[gp.Partition] = true
+				grow(gp.Position)
+				grow(gp.Committed)
+				grow(gp.StartOffset)
+				for _, r := range gp.Records {
+					grow(r.Offset + 1)
+				}
+			}
+		}
+	}
+	if tp.MaxLog < 1 {
+		tp.MaxLog = 1
+	}
+	for _, id := range sortedKeys(hosts) {
+		tp.Brokers = append(tp.Brokers, BrokerShape{ID: id, Partitions: sortedKeys(hosts[id])})
+	}
+	for s, n := range stageMax {
+		tp.Stages = append(tp.Stages, StageShape{Stage: s, Max: n})
+	}
+	sort.Slice(tp.Stages, func(i, j int) bool {
+		ri, rj := stageRank(tp.Stages[i].Stage), stageRank(tp.Stages[j].Stage)
+		if ri != rj {
+			return ri < rj
+		}
+		return tp.Stages[i].Stage < tp.Stages[j].Stage
+	})
+	for _, g := range gorder {
+		a := groups[g]
+		tp.Groups = append(tp.Groups, GroupShape{Group: g, Type: a.typ, Members: a.members, Partitions: sortedKeys(a.parts)})
+	}
+	return tp
+}
+
+// sortedKeys returns a map's integer keys in ascending order.
+func sortedKeys[V any](m map[int]V) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Box is an axis-aligned rectangle in SVG user units (integers; y grows
+// downwards).
+type Box struct{ X, Y, W, H int }
+
+// Right and Bottom are the box's far edges.
+func (b Box) Right() int  { return b.X + b.W }
+func (b Box) Bottom() int { return b.Y + b.H }
+
+// Overlaps reports whether two boxes share any interior point.
+func (b Box) Overlaps(o Box) bool {
+	return b.X < o.Right() && o.X < b.Right() && b.Y < o.Bottom() && o.Y < b.Bottom()
+}
+
+// Contains reports whether o lies inside b (edges included).
+func (b Box) Contains(o Box) bool {
+	return o.X >= b.X && o.Y >= b.Y && o.Right() <= b.Right() && o.Bottom() <= b.Bottom()
+}
+
+// Geometry, in user units. A figure is drawn in a viewBox W × H wide and
+// scales to its container, so these are proportions rather than pixels.
+const (
+	pad        = 12 // outer margin and gap between bands
+	laneLabelW = 92 // left column: "broker 1", its status
+	rowLabelW  = 84 // second column: "p0", leader and ISR badges
+	cardW      = 44
+	cardH      = 28
+	cardGap    = 6
+	zoneSlots  = 6  // cards shown per zone before "+N" takes over
+	moreW      = 30 // room for a zone's "+N"
+	zoneLabelH = 16
+	counterH   = 22
+	markH      = 15 // room above a row for HW, below it for LEO
+	cellH      = 24
+	laneGap    = 8
+	memberH    = 22
+	groupHeadH = 22
+	minCellW   = 8
+	maxCellW   = 26
+	logBudget  = 720 // the width a log may take before cells narrow
+	minWidth   = 480
+)
+
+// Layout is a figure's geometry: where the beat counter, the producer
+// rail and its zones, each broker lane and its partition rows, and each
+// group lane go. Everything is an integer in user units and lies inside
+// the viewBox 0 0 W H. Drawing reads a Layout; it never measures.
+type Layout struct {
+	W, H int
+	// Counter holds the beat counter at the top right.
+	Counter Box
+	// Rail is the producer band; Zones its stages, left to right.
+	Rail  Box
+	Zones []Zone
+	// CellW is the width of one offset cell in every log (cells are cellH
+	// high); offset o of a row starts at Row.CellsX + o*CellW.
+	CellW int
+	// Lanes holds one lane per broker, top to bottom in id order.
+	Lanes []Lane
+	// Groups holds one lane per consumer or share group.
+	Groups []GroupLane
+}
+
+// Zone is one stage of the producer rail. Card slot i lies at
+// (Box.X + i*(cardW+cardGap), Box.Y + zoneLabelH); cards beyond Slots are
+// summarised by a "+N" at More.
+type Zone struct {
+	Stage string
+	Box   Box
+	Slots int
+	More  Box
+}
+
+// Lane is one broker's band with a row per partition it ever hosts.
+type Lane struct {
+	Broker int
+	Box    Box
+	Rows   []Row
+}
+
+// Row is one partition's log on one lane (or one partition's offsets in a
+// group lane). Offset o's cell starts at x = CellsX + o*CellW, y = CellsY;
+// marks for high watermark and log end offset stand above and below it.
+type Row struct {
+	Partition int
+	Box       Box
+	CellsX    int
+	CellsY    int
+}
+
+// GroupLane is one consumer or share group: a header, a row per member,
+// and a row per partition whose offsets line up with the broker lanes'
+// cells.
+type GroupLane struct {
+	Group   string
+	Type    string
+	Box     Box
+	Header  Box
+	Members []MemberRow
+	Parts   []Row
+}
+
+// MemberRow is one group member's row.
+type MemberRow struct {
+	Member string
+	Box    Box
+}
+
+// NewLayout computes the geometry of a topology. It is a pure function:
+// equal topologies give equal layouts, every band lies inside 0 0 W H, and
+// no two lanes overlap.
+func NewLayout(tp Topology) Layout {
+	var l Layout
+	maxLog := tp.MaxLog
+	if maxLog < 1 {
+		maxLog = 1
+	}
+	l.CellW = logBudget / maxLog
+	if l.CellW > maxCellW {
+		l.CellW = maxCellW
+	}
+	if l.CellW < minCellW {
+		l.CellW = minCellW
+	}
+	cellsX := pad + laneLabelW + rowLabelW
+	// The log end offset can equal maxLog, so its mark stands one cell
+	// past the last; its label needs half a label's width more.
+	logRight := cellsX + (maxLog+1)*l.CellW + 16
+
+	y := pad
+	l.Counter = Box{X: 0, Y: y, W: 0, H: counterH} // X, W set once W is known
+	y += counterH
+
+	// Producer rail.
+	x := pad + laneLabelW
+	for _, s := range tp.Stages {
+		slots := s.Max
+		if slots > zoneSlots {
+			slots = zoneSlots
+		}
+		if slots < 1 {
+			slots = 1
+		}
+		w := slots*(cardW+cardGap) - cardGap
+		z := Zone{Stage: s.Stage, Slots: slots}
+		if s.Max > slots {
+			z.More = Box{X: x + w + 4, Y: y + zoneLabelH, W: moreW, H: cardH}
+			w += 4 + moreW
+		}
+		if lw := 8 * len(s.Stage); w < lw {
+			w = lw
+		}
+		z.Box = Box{X: x, Y: y, W: w, H: zoneLabelH + cardH}
+		l.Zones = append(l.Zones, z)
+		x += w + 2*cardGap
+	}
+	railRight := x
+	l.Rail = Box{X: pad, Y: y, W: 0, H: zoneLabelH + cardH + 4}
+	y += l.Rail.H + pad
+
+	// Broker lanes.
+	rowH := markH + cellH + markH
+	for _, b := range tp.Brokers {
+		lane := Lane{Broker: b.ID}
+		top := y
+		ry := y + 4
+		rows := b.Partitions
+		if len(rows) == 0 {
+			rows = nil
+		}
+		for _, p := range rows {
+			lane.Rows = append(lane.Rows, Row{
+				Partition: p,
+				Box:       Box{X: pad + laneLabelW, Y: ry, W: 0, H: rowH},
+				CellsX:    cellsX,
+				CellsY:    ry + markH,
+			})
+			ry += rowH
+		}
+		h := ry - top + 4
+		if h < 2*counterH+8 {
+			h = 2*counterH + 8
+		}
+		lane.Box = Box{X: pad, Y: top, W: 0, H: h}
+		l.Lanes = append(l.Lanes, lane)
+		y = top + h + laneGap
+	}
+
+	// Group lanes.
+	for _, g := range tp.Groups {
+		gl := GroupLane{Group: g.Group, Type: g.Type}
+		top := y
+		gl.Header = Box{X: pad, Y: top, W: 0, H: groupHeadH}
+		ry := top + groupHeadH
+		for _, m := range g.Members {
+			gl.Members = append(gl.Members, MemberRow{Member: m, Box: Box{X: pad, Y: ry, W: 0, H: memberH}})
+			ry += memberH
+		}
+		for _, p := range g.Partitions {
+			gl.Parts = append(gl.Parts, Row{
+				Partition: p,
+				Box:       Box{X: pad + laneLabelW, Y: ry, W: 0, H: rowH},
+				CellsX:    cellsX,
+				CellsY:    ry + markH,
+			})
+			ry += rowH
+		}
+		gl.Box = Box{X: pad, Y: top, W: 0, H: ry - top + 4}
+		l.Groups = append(l.Groups, gl)
+		y = top + gl.Box.H + laneGap
+	}
+
+	w := logRight
+	if railRight > w {
+		w = railRight
+	}
+	if w+pad < minWidth {
+		w = minWidth - pad
+	}
+	l.W = w + pad
+	l.H = y - laneGap + pad
+	// Now that the width is known, stretch the bands across it.
+	inner := l.W - 2*pad
+	l.Counter.X, l.Counter.W = l.W-pad-160, 160
+	l.Rail.W = inner
+	for i := range l.Lanes {
+		l.Lanes[i].Box.W = inner
+		for j := range l.Lanes[i].Rows {
+			r := &l.Lanes[i].Rows[j]
+			r.Box.W = l.W - pad - r.Box.X
+		}
+	}
+	for i := range l.Groups {
+		g := &l.Groups[i]
+		g.Box.W, g.Header.W = inner, inner
+		for j := range g.Members {
+			g.Members[j].Box.W = inner
+		}
+		for j := range g.Parts {
+			g.Parts[j].Box.W = l.W - pad - g.Parts[j].Box.X
+		}
+	}
+	return l
+}
+
+// itoa is strconv.Itoa, short for the many labels built here.
+func itoa(i int) string { return strconv.Itoa(i) }

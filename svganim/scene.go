@@ -1,0 +1,500 @@
+package svganim
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// shape says which SVG children a mark has; its geometry is relative to
+// the mark's own origin (the mark is a <g transform="translate(x,y)">).
+type shape uint8
+
+const (
+	// shBox: a w×h rectangle, text[0] centred, text[1] small at the top
+	// left, text[2] small at the top right (a badge).
+	shBox shape = iota
+	// shStack: a w×h rectangle with text[0] on a first and text[1] on a
+	// second line, left aligned.
+	shStack
+	// shBand: a lane's background, text[0] as its name and text[1] as its
+	// status, in the lane's label column.
+	shBand
+	// shLabel: text[0] alone, its baseline at the origin.
+	shLabel
+	// shTickUp: a vertical line from the origin down h units, text[0]
+	// above it (the high watermark).
+	shTickUp
+	// shTickDown: a vertical line from the origin down h units, text[0]
+	// below it (the log end offset, a group's position).
+	shTickDown
+)
+
+// layers order marks front to back: larger layers are drawn later.
+const (
+	layerBand = iota
+	layerLabel
+	layerCell
+	layerTick
+	layerCard
+	layerTop
+)
+
+// mark is one drawn thing with an identity that lasts across beats: a
+// lane, a cell of a log, a high-watermark tick, a record card. A beat's
+// picture is a list of marks; a figure is the union of every beat's marks
+// plus, per beat, what changed. Every field but id, layer and shape may
+// change from beat to beat.
+type mark struct {
+	id    string // unique and stable within a figure, [a-z0-9-]
+	layer int
+	shape shape
+	cls   string // CSS classes; the "m" class is added when written
+	x, y  int
+	w, h  int
+	text  [3]string
+	title string // the SVG <title>: what the mark means, in words
+}
+
+// before orders marks for writing: by layer, then by id.
+func before(a, b *mark) bool {
+	if a.layer != b.layer {
+		return a.layer < b.layer
+	}
+	return a.id < b.id
+}
+
+// scene draws beats of one trace: the layout, the key styles and each
+// record's key are computed once.
+type scene struct {
+	t      *sim.Trace
+	l      Layout
+	keys   []KeyStyle
+	keyOf  map[string]int // key → index into keys
+	recKey map[int]int    // record id → index into keys (-1 unknown)
+	recs   map[int]sim.Record
+	last   int // the last beat's number
+}
+
+func newScene(t *sim.Trace) *scene {
+	s := &scene{t: t, l: NewLayout(TopologyOf(t)), keyOf: map[string]int{}, recKey: map[int]int{}, recs: map[int]sim.Record{}}
+	keys := append([]string(nil), t.Keys...)
+	for _, k := range keys {
+		s.keyOf[k] = -1
+	}
+	for _, r := range t.Records {
+		if _, ok := s.keyOf[r.Key]; !ok {
+			s.keyOf[r.Key] = -1
+			keys = append(keys, r.Key)
+		}
+	}
+	s.keys = KeyStyles(keys)
+	for i, k := range keys {
+		s.keyOf[k] = i
+	}
+	for _, r := range t.Records {
+		s.recs[r.ID] = r
+		s.recKey[r.ID] = s.keyOf[r.Key]
+	}
+	if n := len(t.Beats); n > 0 {
+		s.last = t.Beats[n-1].Beat
+	}
+	return s
+}
+
+// keyClass is the class list that colours a record's marks by its key,
+// plus "kf-k" so that key isolation can dim every keyed mark.
+func (s *scene) keyClass(rec int) string {
+	k, ok := s.recKey[rec]
+	if !ok || k < 0 {
+		return "kf-k kx"
+	}
+	return "kf-k k" + itoa(s.keys[k].Slot)
+}
+
+func (s *scene) keyLabel(rec int) string {
+	if k, ok := s.recKey[rec]; ok && k >= 0 {
+		return s.keys[k].Label
+	}
+	return "?"
+}
+
+func (s *scene) keyName(rec int) string {
+	if r, ok := s.recs[rec]; ok {
+		return r.Key
+	}
+	return "unknown"
+}
+
+// draw returns the marks of beat index bi (an index into t.Beats), sorted
+// for writing.
+func (s *scene) draw(bi int) []mark {
+	b := &s.t.Beats[bi]
+	var ms []mark
+	add := func(m mark) { ms = append(ms, m) }
+
+	add(mark{id: "beat", layer: layerTop, shape: shLabel, cls: "kf-counter",
+		x: s.l.W - pad, y: s.l.Counter.Y + 15,
+		text:  [3]string{"beat " + itoa(b.Beat) + " / " + itoa(s.last)},
+		title: "the beat shown: a beat is the time one message takes to cross between two actors"})
+
+	s.drawRail(b, add)
+	s.drawLanes(b, add)
+	for gi := range s.l.Groups {
+		s.drawGroup(b, gi, add)
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return before(&ms[i], &ms[j]) })
+	return ms
+}
+
+// stageWords explains each producer stage in a card's title.
+var stageWords = map[string]string{
+	"queued":    "queued: waiting for room in the in-flight budget (max.in.flight.requests.per.connection)",
+	"sending":   "sending: the produce request is on its way to the partition leader",
+	"waiting":   "waiting: appended by the leader, parked until the high watermark passes it (acks=all)",
+	"answering": "answering: the leader's response is on its way back",
+	"backoff":   "backoff: the attempt failed; the producer waits retry.backoff beats before retrying",
+	"settled":   "settled this beat; the card leaves the rail on the next beat",
+}
+
+var outcomeWords = map[string]string{
+	sim.OutcomeAcked: "acknowledged",
+	sim.OutcomeSent:  "sent with acks=0: no answer expected",
+	sim.OutcomeF:     "F: failed, every attempt was rejected",
+	sim.OutcomeU:     "U: unknown, the leader changed before the answer arrived",
+	sim.OutcomeL:     "L: lost, acknowledged and then truncated away",
+}
+
+func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
+	l := s.l
+	add(mark{id: "rail", layer: layerBand, shape: shBand, cls: "kf-rail",
+		x: l.Rail.X, y: l.Rail.Y, w: l.Rail.W, h: l.Rail.H,
+		text:  [3]string{"producer"},
+		title: "the producer: a card per record it has created and not yet settled; a card leaves the rail when its record settles"})
+	byStage := map[string][]sim.Card{}
+	for _, c := range b.Producer.Cards {
+		byStage[c.Stage] = append(byStage[c.Stage], c)
+	}
+	for _, z := range l.Zones {
+		st := safeID(z.Stage)
+		add(mark{id: "zone-" + st, layer: layerLabel, shape: shLabel, cls: "kf-zone",
+			x: z.Box.X, y: z.Box.Y + 11, text: [3]string{z.Stage},
+			title: "producer stage " + stageTitle(z.Stage)})
+		cards := byStage[z.Stage]
+		for i, c := range cards {
+			if i >= z.Slots {
+				break
+			}
+			cls := "kf-card " + s.keyClass(c.Record) + " kf-" + st
+			badge := ""
+			title := "record " + itoa(c.Record) + " (key " + s.keyName(c.Record) + ")"
+			if c.Attempt > 1 {
+				title += ", attempt " + itoa(c.Attempt)
+			}
+			title += ": " + stageTitle(c.Stage)
+			if c.Outcome != "" {
+				cls += " kf-out-" + safeID(c.Outcome)
+				switch c.Outcome {
+				case sim.OutcomeF, sim.OutcomeU, sim.OutcomeL:
+					badge = c.Outcome
+				case sim.OutcomeAcked:
+					badge = "✓"
+				}
+				if w, ok := outcomeWords[c.Outcome]; ok {
+					title += " — " + w
+				} else {
+					title += " — " + c.Outcome
+				}
+			}
+			add(mark{id: "card-" + itoa(c.Record), layer: layerCard, shape: shBox, cls: cls,
+				x: z.Box.X + i*(cardW+cardGap), y: z.Box.Y + zoneLabelH, w: cardW, h: cardH,
+				text:  [3]string{itoa(c.Record), s.keyLabel(c.Record), badge},
+				title: title})
+		}
+		if extra := len(cards) - z.Slots; extra > 0 {
+			add(mark{id: "more-" + st, layer: layerCard, shape: shLabel, cls: "kf-more",
+				x: z.More.X, y: z.More.Y + 18, text: [3]string{"+" + itoa(extra)},
+				title: itoa(extra) + " more records " + z.Stage})
+		}
+	}
+}
+
+func stageTitle(st string) string {
+	if w, ok := stageWords[st]; ok {
+		return w
+	}
+	return st
+}
+
+func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
+	brokers := map[int]sim.Broker{}
+	for _, br := range b.Brokers {
+		brokers[br.Broker] = br
+	}
+	parts := map[int]*sim.Partition{}
+	for i := range b.Partitions {
+		parts[b.Partitions[i].Partition] = &b.Partitions[i]
+	}
+	for _, lane := range s.l.Lanes {
+		br, ok := brokers[lane.Broker]
+		if !ok {
+			// Not yet added (add.broker) at this beat: the lane stays empty.
+			continue
+		}
+		bid := itoa(lane.Broker)
+		cls, status, title := "kf-lane", "online", "broker "+bid+": online"
+		switch {
+		case !br.Online:
+			cls, status, title = "kf-lane kf-offline", "offline", "broker "+bid+": offline — it leads nothing and fetches nothing until it restarts; its log survives"
+		case br.Paused:
+			cls, status, title = "kf-lane kf-paused", "fetchers paused", "broker "+bid+": online, but its follower fetchers are paused — it copies nothing from leaders"
+		}
+		add(mark{id: "lane-" + bid, layer: layerBand, shape: shBand, cls: cls,
+			x: lane.Box.X, y: lane.Box.Y, w: lane.Box.W, h: lane.Box.H,
+			text: [3]string{"broker " + bid, status}, title: title})
+		for _, row := range lane.Rows {
+			p := parts[row.Partition]
+			if p == nil {
+				continue
+			}
+			var rep *sim.Replica
+			for i := range p.Replicas {
+				if p.Replicas[i].Broker == lane.Broker {
+					rep = &p.Replicas[i]
+				}
+			}
+			if rep == nil {
+				continue
+			}
+			s.drawReplica(lane.Broker, p, rep, br, row, add)
+		}
+	}
+}
+
+func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br sim.Broker, row Row, add func(mark)) {
+	l := s.l
+	bid, pid := itoa(broker), itoa(p.Partition)
+	where := "p" + pid + " on broker " + bid
+	id := "b" + bid + "-p" + pid
+	x0 := row.Box.X
+	add(mark{id: "pl-" + id, layer: layerLabel, shape: shBox, cls: "kf-plabel",
+		x: x0, y: row.CellsY, w: 24, h: cellH, text: [3]string{"p" + pid},
+		title: "broker " + bid + "'s replica of partition " + pid})
+
+	inISR := false
+	for _, r := range p.ISR {
+		if r == broker {
+			inISR = true
+		}
+	}
+	role, rcls, rtitle := "follower", "kf-role kf-follower", "follower of p"+pid+": it fetches from the leader and copies its log"
+	if p.Leader == broker {
+		role, rcls = "leader e"+itoa(p.LeaderEpoch), "kf-role kf-leader"
+		rtitle = "leader of p" + pid + " in leader epoch " + itoa(p.LeaderEpoch) + ": producers write to it and consumers read from it"
+	}
+	isr := "in ISR"
+	if inISR {
+		rcls += " kf-in"
+		rtitle += "; in the ISR — the high watermark waits for it"
+	} else {
+		isr = "not in ISR"
+		rcls += " kf-out"
+		rtitle += "; out of the ISR — the high watermark does not wait for it"
+	}
+	if !rep.Online || !br.Online {
+		isr = "offline"
+		rcls += " kf-down"
+		rtitle = "replica of p" + pid + " on broker " + bid + ": offline"
+	}
+	add(mark{id: "pr-" + id, layer: layerLabel, shape: shStack, cls: rcls,
+		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: rtitle})
+
+	cw := l.CellW
+	showLabel := cw >= 14
+	for o, e := range rep.Log {
+		cls := "kf-cell " + s.keyClass(e.Record)
+		vis := "below the high watermark: consumers can read it"
+		if int64(o) >= rep.HighWatermark {
+			cls += " kf-above"
+			vis = "at or above this replica's high watermark: not yet visible to consumers"
+		}
+		if !rep.Online {
+			cls += " kf-stale"
+		}
+		lbl := ""
+		if showLabel {
+			lbl = s.keyLabel(e.Record)
+		}
+		add(mark{id: "c-" + id + "-" + itoa(o), layer: layerCell, shape: shBox, cls: cls,
+			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
+			title: "offset " + itoa(o) + " of " + where + ": record " + itoa(e.Record) + " (key " + s.keyName(e.Record) + "), appended in leader epoch " + itoa(e.Epoch) + "; " + vis})
+	}
+	add(mark{id: "hw-" + id, layer: layerTick, shape: shTickUp, cls: "kf-hw",
+		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
+		text:  [3]string{"HW " + itoa64(rep.HighWatermark)},
+		title: "high watermark of " + where + " — consumers read only the offsets below it"})
+	add(mark{id: "leo-" + id, layer: layerTick, shape: shTickDown, cls: "kf-leo",
+		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6,
+		text:  [3]string{"LEO " + itoa64(rep.LogEndOffset)},
+		title: "log end offset of " + where + " — the offset its next record gets"})
+}
+
+// drawGroup draws one group lane; its kind decides what the rows show.
+func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
+	gl := s.l.Groups[gi]
+	var g *sim.Group
+	for i := range b.Groups {
+		if b.Groups[i].Group == gl.Group {
+			g = &b.Groups[i]
+		}
+	}
+	if g == nil {
+		return
+	}
+	gid := "g" + itoa(gi)
+	kind := "consumer group"
+	if g.Type == "share" {
+		kind = "share group"
+	}
+	add(mark{id: gid, layer: layerBand, shape: shBand, cls: "kf-group kf-" + safeID(g.Type),
+		x: gl.Box.X, y: gl.Box.Y, w: gl.Box.W, h: gl.Box.H,
+		text:  [3]string{gl.Group, kind + ", epoch " + itoa(g.GroupEpoch)},
+		title: kind + " " + gl.Group + " in group epoch " + itoa(g.GroupEpoch) + " (the coordinator bumps it on every membership change)"})
+	members := map[string]*sim.Member{}
+	for i := range g.Members {
+		members[g.Members[i].Member] = &g.Members[i]
+	}
+	for mi, mr := range gl.Members {
+		m := members[mr.Member]
+		if m == nil {
+			continue
+		}
+		s.drawMember(g, m, mr, gid+"-m"+itoa(mi), add)
+	}
+	parts := map[int]*sim.GroupPartition{}
+	for i := range g.Partitions {
+		parts[g.Partitions[i].Partition] = &g.Partitions[i]
+	}
+	for _, row := range gl.Parts {
+		gp := parts[row.Partition]
+		if gp == nil {
+			continue
+		}
+		if g.Type == "share" {
+			s.drawSharePartition(gl.Group, gp, row, gid, add)
+		} else {
+			s.drawConsumerPartition(gl.Group, gp, row, gid, add)
+		}
+	}
+}
+
+func (s *scene) drawMember(g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
+	var ps []string
+	for _, p := range m.Partitions {
+		ps = append(ps, "p"+itoa(p))
+	}
+	what, cls := "idle: no partition", "kf-member kf-idle"
+	if len(ps) > 0 {
+		verb := "owns "
+		if g.Type == "share" {
+			verb = "assigned "
+		}
+		what, cls = verb+strings.Join(ps, " "), "kf-member"
+	}
+	if m.Processing > 0 {
+		what += " · working on record " + itoa(m.Processing)
+	}
+	if m.State == "stopped" {
+		what += " · stopped, not yet fenced"
+		cls += " kf-stopped"
+	}
+	add(mark{id: id, layer: layerLabel, shape: shStack, cls: cls,
+		x: mr.Box.X + 6, y: mr.Box.Y + 1, w: mr.Box.W - 12, h: memberH - 2,
+		text: [3]string{m.Member + " — " + what}, title: "member " + m.Member + ": " + what})
+}
+
+func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
+	pid := itoa(gp.Partition)
+	id := gid + "-p" + pid
+	owner := "no owner"
+	if gp.Owner != "" {
+		owner = "owner " + gp.Owner
+	}
+	add(mark{id: "gl-" + id, layer: layerLabel, shape: shStack, cls: "kf-gpart",
+		x: row.Box.X, y: row.CellsY, w: rowLabelW - 4, h: cellH, text: [3]string{"p" + pid, owner},
+		title: "partition " + pid + " as group " + group + " sees it: " + owner})
+	cw := s.l.CellW
+	for _, o := range gp.Reprocessed {
+		add(mark{id: "rp-" + id + "-" + itoa64(o), layer: layerCell, shape: shBox, cls: "kf-again",
+			x: row.CellsX + int(o)*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{"2×"},
+			title: "offset " + itoa64(o) + " of p" + pid + " was processed more than once by group " + group})
+	}
+	if gp.Committed >= 0 {
+		add(mark{id: "cm-" + id, layer: layerTick, shape: shTickUp, cls: "kf-committed",
+			x: row.CellsX + int(gp.Committed)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
+			text:  [3]string{"committed " + itoa64(gp.Committed)},
+			title: "committed offset of group " + group + " on p" + pid + " — where a new owner starts"})
+	}
+	if gp.Position >= 0 {
+		add(mark{id: "po-" + id, layer: layerTick, shape: shTickDown, cls: "kf-position",
+			x: row.CellsX + int(gp.Position)*cw - 1, y: row.CellsY - 3, h: cellH + 6,
+			text:  [3]string{"position " + itoa64(gp.Position)},
+			title: "position of the owner of p" + pid + " in group " + group + " — the next offset it fetches"})
+	}
+}
+
+func (s *scene) drawSharePartition(group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
+	pid := itoa(gp.Partition)
+	id := gid + "-p" + pid
+	add(mark{id: "gl-" + id, layer: layerLabel, shape: shStack, cls: "kf-gpart",
+		x: row.Box.X, y: row.CellsY, w: rowLabelW - 4, h: cellH, text: [3]string{"p" + pid, "share"},
+		title: "partition " + pid + " as share group " + group + " sees it"})
+	cw := s.l.CellW
+	for _, r := range gp.Records {
+		st := safeID(r.State)
+		holder := ""
+		switch r.State {
+		case "acquired":
+			holder = ", held by " + r.Member
+		case "acknowledged":
+			if r.Finisher != "" {
+				holder = ", acknowledged by " + r.Finisher
+			}
+		}
+		add(mark{id: "sr-" + id + "-" + itoa64(r.Offset), layer: layerCell, shape: shBox, cls: "kf-share kf-" + st,
+			x: row.CellsX + int(r.Offset)*cw, y: row.CellsY, w: cw - 2, h: cellH,
+			text:  [3]string{itoa(r.DeliveryCount)},
+			title: "offset " + itoa64(r.Offset) + " of p" + pid + " in share group " + group + ": " + r.State + holder + ", delivery count " + itoa(r.DeliveryCount)})
+	}
+	add(mark{id: "so-" + id, layer: layerTick, shape: shTickUp, cls: "kf-spso",
+		x: row.CellsX + int(gp.StartOffset)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
+		text:  [3]string{"start " + itoa64(gp.StartOffset)},
+		title: "share-partition start offset of group " + group + " on p" + pid + " — every record before it is finished"})
+}
+
+// safeID reduces s to the DOM-id alphabet [a-z0-9-]: letters are
+// lower-cased, anything else becomes "-", runs of "-" collapse and none
+// leads or trails. An empty result becomes "x".
+func safeID(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		ok := (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')
+		if ok {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "x"
+	}
+	return b.String()
+}
+
+func itoa64(v int64) string { return itoa(int(v)) }
