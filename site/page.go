@@ -172,7 +172,7 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
 		}
 	}
 	if pg.Title == "" && !seen["title"] {
-		errs = append(errs, Error{File: pg.File, Line: 2, Col: 1, Msg: "front matter has no title (add title: …)"})
+		errs = append(errs, Error{File: pg.File, Line: 1, Col: 1, Msg: "front matter has no title (add title: …)"})
 	}
 	return errs
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -29,6 +30,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
+		if strings.HasPrefix(err.Error(), "unknown command") && len(args) > 0 {
+			var names []string
+			for _, c := range root.Commands() {
+				if c.IsAvailableCommand() {
+					names = append(names, c.Name())
+				}
+			}
+			err = fmt.Errorf("unknown command %q (commands: %s; see kflowgen --help)", args[0], strings.Join(names, ", "))
+			if s := root.SuggestionsFor(args[0]); len(s) > 0 {
+				err = fmt.Errorf("unknown command %q (did you mean %q?)", args[0], s[0])
+			}
+		}
 		printErr(stderr, err)
 		return 1
 	}
@@ -71,6 +84,9 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 			"describe small Kafka clusters, simulated beat by beat and drawn as animated figures.",
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// run words the suggestion itself, on the error's one line.
+		DisableSuggestions:         true,
+		SuggestionsMinimumDistance: 2,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// kflowgen runs the command in process and returns its exit status and
+// output.
+func kflowgen(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// This package's folder has no ./content, so build falls back to the guide
+// embedded in the binary.
+func TestBuildEmbeddedGuide(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	code, stdout, stderr := kflowgen(t, "build", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "built ") || stderr != "" {
+		t.Errorf("stdout %q, stderr %q", stdout, stderr)
+	}
+	for _, f := range []string{"index.html", "acks.html", "producer.html", "replicas.html", "assets/site.css", ".kflowgen"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+}
+
+// A broken page fails the build with positioned errors on stderr and
+// leaves the previous output as it was.
+func TestBuildErrorsKeepOldOutput(t *testing.T) {
+	dir := t.TempDir()
+	good, bad, out := filepath.Join(dir, "good"), filepath.Join(dir, "bad"), filepath.Join(dir, "out")
+	write(t, filepath.Join(good, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: fine\nbeats: 4\n```\n")
+	write(t, filepath.Join(bad, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: fine\nbeatz: 4\n```\n")
+	write(t, filepath.Join(bad, "b.md"), "---\ntitel: B\n---\n")
+	if code, _, stderr := kflowgen(t, "build", "--content", good, "--out", out); code != 0 {
+		t.Fatalf("good build failed: %s", stderr)
+	}
+	before, err := os.ReadFile(filepath.Join(out, "a.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := kflowgen(t, "build", "--content", bad, "--out", out)
+	if code != 1 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+	name := filepath.ToSlash(filepath.Clean(bad))
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	want := []string{
+		name + `/a.md:7:1: unknown setting "beatz" (did you mean "beats"?)`,
+		name + `/b.md:1:1: front matter has no title (add title: …)`,
+		name + `/b.md:2:1: unknown front matter field "titel" (did you mean "title"?)`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, strings.Join(want, "\n"))
+	}
+	after, err := os.ReadFile(filepath.Join(out, "a.html"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the failed build changed the output (%v)", err)
+	}
+}
+
+func TestBuildRefusesContentFolderAsOutput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.md"), "---\ntitle: A\n---\n")
+	code, _, stderr := kflowgen(t, "build", "--content", dir, "--out", dir)
+	if code != 1 || !strings.Contains(stderr, "refusing to build into") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestSimPage(t *testing.T) {
+	code, stdout, stderr := kflowgen(t, "sim", "../../content/acks.md", "--scenario", "acks-one-loss")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var tr sim.Trace
+	if err := json.Unmarshal([]byte(stdout), &tr); err != nil {
+		t.Fatalf("output is not a trace: %v", err)
+	}
+	if tr.ID != "acks-one-loss" || len(tr.Beats) < 2 {
+		t.Errorf("trace id %q with %d beats", tr.ID, len(tr.Beats))
+	}
+	for _, key := range []string{`"beats"`, `"partitions"`, `"highWatermark"`, `"logEndOffset"`, `"records"`} {
+		if !strings.Contains(stdout, key) {
+			t.Errorf("trace JSON lacks %s", key)
+		}
+	}
+}
+
+func TestSimChoosing(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "two.md")
+	write(t, page, "---\ntitle: Two\n---\n\n```kflow\nid: first\nbeats: 3\n```\n\n```kflow\nid: second\nbeats: 5\n```\n")
+	bare := filepath.Join(dir, "one.yaml")
+	write(t, bare, "id: bare\nbeats: 4\n")
+	bad := filepath.Join(dir, "bad.md")
+	write(t, bad, "---\ntitle: Bad\n---\n\n- item\n\n  ```kflow\n  id: x\n  brokers: 99\n  ```\n")
+
+	if code, _, stderr := kflowgen(t, "sim", page); code != 1 || !strings.Contains(stderr, "choose one with --scenario (ids: first, second)") {
+		t.Errorf("several fences without --scenario: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := kflowgen(t, "sim", page, "--scenario", "third"); code != 1 || !strings.Contains(stderr, `no scenario with id "third"`) {
+		t.Errorf("unknown id: exit %d, %q", code, stderr)
+	}
+	code, stdout, _ := kflowgen(t, "sim", page, "--scenario", "second")
+	var tr sim.Trace
+	if code != 0 || json.Unmarshal([]byte(stdout), &tr) != nil || tr.ID != "second" || len(tr.Beats) != 6 {
+		t.Errorf("--scenario second: exit %d, id %q, %d beats", code, tr.ID, len(tr.Beats))
+	}
+	code, stdout, _ = kflowgen(t, "sim", bare)
+	if code != 0 || json.Unmarshal([]byte(stdout), &tr) != nil || tr.ID != "bare" {
+		t.Errorf("bare scenario: exit %d, id %q", code, tr.ID)
+	}
+	code, stdout, stderr := kflowgen(t, "sim", bad)
+	want := filepath.ToSlash(bad) + ":9:12: "
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, want) {
+		t.Errorf("bad fence: exit %d, stderr %q, want prefix %q", code, stderr, want)
+	}
+}
+
+func TestUsageErrorsPrintOnce(t *testing.T) {
+	for _, args := range [][]string{{"bild"}, {"build", "--nope"}, {"sim"}} {
+		code, stdout, stderr := kflowgen(t, args...)
+		if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "kflowgen: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
