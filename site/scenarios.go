@@ -9,6 +9,7 @@ import (
 
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
+	"github.com/kafkaflow/kflowgen/svganim"
 )
 
 // FigureResult is what the build computes for one fence: the figure's HTML
@@ -183,7 +184,7 @@ func computeFigure(slug string, body []byte) *FigureResult {
 	}
 	r.Beats = len(t.Beats)
 	r.Records = len(t.Records)
-	html, err := renderFigure(t, FigureID(slug, sc.ID))
+	html, err := svganim.Figure(t, svganim.Options{ID: FigureID(slug, sc.ID)})
 	if err != nil {
 		r.Problems = append(r.Problems, Problem{sc.Pos.Line, sc.Pos.Col, "cannot draw the figure: " + err.Error()})
 		return r

@@ -17,5 +17,5 @@ import "embed"
 
 // FS holds layout.html, index.html and the assets (*.css, *.js).
 //
-//go:embed *.html *.css
+//go:embed *.html *.css *.js
 var FS embed.FS
