@@ -143,6 +143,10 @@ func (p *parser) hint(name string, sec section) string {
 		}
 		name, lower = a, strings.ToLower(a)
 	}
+	// A one-letter slip beats a key of another section.
+	if best := nearest(lower, info.keys); best != "" && distance(lower, strings.ToLower(best)) <= 1 {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
 	// A key that is valid in another section is probably misplaced.
 	for _, other := range sectionOrder {
 		if other == sec {

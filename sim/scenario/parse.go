@@ -298,12 +298,23 @@ func (p *parser) yamlError(err error) {
 	}
 	col := 1
 	text := lines[line-1]
+	firstCol := func(set string) int {
+		if i := bytes.IndexAny(text, set); i >= 0 {
+			return utf8.RuneCount(text[:i]) + 1
+		}
+		return 0
+	}
 	switch {
-	case bytes.IndexByte(text, '\t') >= 0 && strings.Contains(msg, "cannot start any token"):
-		col = utf8.RuneCount(text[:bytes.IndexByte(text, '\t')]) + 1
+	case strings.Contains(msg, "cannot start any token") && firstCol("\t") > 0:
+		col = firstCol("\t")
 		msg = "tab character: YAML indents with spaces only"
 	case strings.HasPrefix(msg, "unknown anchor"):
-		msg = "aliases (*name) are not supported in a scenario; write the value out"
+		// The library names the anchor but not where the alias is.
+		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
+		if pos, ok := findText(p.src, "*"+name); ok {
+			line, col = pos.Line, pos.Col
+		}
+		msg = fmt.Sprintf("aliases (*%s) are not supported in a scenario; write the value out", name)
 	default:
 		// Point at the first character that is not a space.
 		for i, r := range string(text) {
@@ -312,7 +323,21 @@ func (p *parser) yamlError(err error) {
 				break
 			}
 		}
-		msg = "YAML syntax: " + msg
+		switch msg {
+		case "did not find expected ',' or '}'":
+			if c := firstCol("{"); c > 0 {
+				col = c
+			}
+			msg += " (the {…} mapping opened here is not closed)"
+		case "did not find expected ',' or ']'":
+			if c := firstCol("["); c > 0 {
+				col = c
+			}
+			msg += " (the […] list opened here is not closed)"
+		case "did not find expected key", "mapping values are not allowed in this context":
+			msg += " (check this line's indentation against the lines above)"
+		}
+		msg = "invalid YAML: " + msg
 	}
 	p.errAt(sim.Pos{Line: line, Col: col}, "%s", msg)
 }
@@ -356,4 +381,16 @@ func kindName(n *yaml.Node) string {
 		return "empty"
 	}
 	return fmt.Sprintf("%q", n.Value)
+}
+
+// findText returns the position of the first occurrence of needle in src.
+func findText(src []byte, needle string) (sim.Pos, bool) {
+	i := bytes.Index(src, []byte(needle))
+	if i < 0 {
+		return sim.Pos{}, false
+	}
+	before := src[:i]
+	line := bytes.Count(before, []byte("\n")) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return sim.Pos{Line: line, Col: utf8.RuneCount(before[start:]) + 1}, true
 }

@@ -261,7 +261,7 @@ func (p *parser) replay(entries []*timelineEntry) {
 				continue
 			}
 			if partitions+ev.Count > sim.MaxPartitions {
-				p.errorf(e.argNode, "adding %d partitions to %d makes %d: Kafka Flow allows at most %d partitions", ev.Count, partitions, partitions+ev.Count, sim.MaxPartitions)
+				p.errorf(e.argNode, "adding %s to %d makes %d: Kafka Flow allows at most %d partitions", plural(ev.Count, "partition"), partitions, partitions+ev.Count, sim.MaxPartitions)
 				continue
 			}
 			partitions += ev.Count
@@ -306,4 +306,12 @@ func memberRange(group string, n int) string {
 		return fmt.Sprintf("its only member then is %s-1", group)
 	}
 	return fmt.Sprintf("its members then are %s-1 to %s-%d", group, group, n)
+}
+
+// plural writes "1 partition", "2 partitions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -93,7 +93,11 @@ func numberHint(s string) string {
 		if _, err := strconv.Atoi(strings.TrimRight(lower, "ms")); err == nil {
 			return " (time settings count beats: write the number alone)"
 		}
-	case strings.ContainsAny(s, ".eE"):
+	case strings.ContainsAny(s, "eE"):
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return " (write it in plain digits)"
+		}
+	case strings.Contains(s, "."):
 		if _, err := strconv.ParseFloat(s, 64); err == nil {
 			return " (fractions are not allowed)"
 		}
