@@ -1,0 +1,274 @@
+package sim
+
+// Card stages on the producer rail (Card.Stage).
+const (
+	stageQueued    = "queued"    // created, waiting for an in-flight slot
+	stageSending   = "sending"   // produce request on the wire to the leader
+	stageWaiting   = "waiting"   // appended, parked until the high watermark passes it
+	stageAnswering = "answering" // response on the wire to the producer
+	stageBackoff   = "backoff"   // waiting to retry, or for the partition to have a leader
+	stageSettled   = "settled"   // outcome final this beat
+)
+
+// producer is the one producer (KafkaProducer with its Sender and
+// RecordAccumulator), sending one record per produce request under ONE
+// shared max.in.flight.requests.per.connection budget.
+type producer struct {
+	// open holds the records created and not yet settled, in id order;
+	// records settled this beat stay until the beat is recorded.
+	open []*record
+	// lost holds acknowledged records that settled L this beat.
+	lost []*record
+	// inFlight counts the slots held. A record holds its slot from its
+	// first send until it settles, through backoffs, so records leave in
+	// order.
+	inFlight int
+	// next is the number of the next record to create.
+	next int
+}
+
+// record is one record's life on the producer.
+type record struct {
+	id        int
+	key       string
+	part      int
+	createdAt int
+	stage     string
+	attempt   int
+	hasSlot   bool
+	// outstanding is true from a send until its answer arrives;
+	// positive is true when that answer is NONE and on the wire.
+	outstanding, positive bool
+	// lost is true when an election dropped the record while its positive
+	// answer was still on the wire: it settles L when the answer arrives.
+	lost      bool
+	retryAt   int
+	offset    int64
+	outcome   string
+	settledAt int
+	ackedAt   int
+}
+
+// stepProducer is the producer half of step 5. It creates the record due
+// this beat (record i at Start + (i−1)·Interval, key Keys[(i−1) mod
+// len(Keys)], partition by the default partitioner over the current
+// partition count); fails every record not in flight whose
+// delivery.timeout has run out since its creation (F); resends records
+// whose retry.backoff is over; then sends queued records in id order while
+// the shared in-flight budget has room. Metadata is instant: a record goes
+// to its partition's current leader, and waits while there is none.
+func (e *engine) stepProducer() {
+	pc := &e.sc.Producer
+	pr := &e.prod
+	for pr.next < pc.Records && pc.Start+pr.next*pc.Interval <= e.now {
+		pr.next++
+		key := pc.Keys[(pr.next-1)%len(pc.Keys)]
+		r := &record{id: pr.next, key: key, part: PartitionFor(key, len(e.parts)), createdAt: e.now,
+			stage: stageQueued, offset: -1, settledAt: -1, ackedAt: -1}
+		e.records = append(e.records, r)
+		pr.open = append(pr.open, r)
+		e.emit(Event{Kind: "create", Record: r.id, Partition: r.part, Detail: key})
+	}
+	for _, r := range pr.open {
+		if r.outcome == "" && !r.outstanding && e.now-r.createdAt >= pc.DeliveryTimeout {
+			e.settle(r, OutcomeF)
+			e.emit(Event{Kind: "fail", Record: r.id, Partition: r.part, Value: int64(pc.DeliveryTimeout)})
+		}
+	}
+	for _, r := range pr.open {
+		if r.outcome == "" && r.hasSlot && !r.outstanding && e.now >= r.retryAt {
+			e.maybeSendRecord(r)
+		}
+	}
+	for _, r := range pr.open {
+		if r.outcome != "" || r.hasSlot {
+			continue
+		}
+		if pr.inFlight >= pc.MaxInFlight {
+			break
+		}
+		e.maybeSendRecord(r)
+	}
+}
+
+// maybeSendRecord sends r to its partition's leader, taking an in-flight
+// slot if it has none. With no leader the record waits in backoff. With
+// acks=0 it settles "sent" at once and frees its slot. It reports whether
+// it sent.
+func (e *engine) maybeSendRecord(r *record) bool {
+	p := e.parts[r.part]
+	if p.leader == 0 {
+		r.stage = stageBackoff
+		return false
+	}
+	if !r.hasSlot {
+		r.hasSlot = true
+		e.prod.inFlight++
+	}
+	r.attempt++
+	r.outstanding, r.positive = true, false
+	r.stage = stageSending
+	e.send(message{kind: msgProduce, from: 0, to: p.leader, part: p.id, record: r.id, attempt: r.attempt})
+	e.emit(Event{Kind: "send", Record: r.id, Partition: p.id, Broker: p.leader, Value: int64(r.attempt)})
+	if e.sc.Producer.Acks == AcksNone {
+		r.outstanding = false
+		e.settle(r, OutcomeSent)
+	}
+	return true
+}
+
+// settle makes outcome r's final outcome at this beat and frees its slot.
+func (e *engine) settle(r *record, outcome string) {
+	r.outcome = outcome
+	r.settledAt = e.now
+	r.stage = stageSettled
+	if r.hasSlot {
+		r.hasSlot = false
+		e.prod.inFlight--
+	}
+}
+
+// current returns record id if attempt is its latest and it is unsettled.
+func (pr *producer) current(e *engine, id, attempt int) *record {
+	r := e.records[id-1]
+	if r.outcome != "" || r.attempt != attempt {
+		return nil
+	}
+	return r
+}
+
+// onAppended notes that a leader appended record id at offset off.
+func (pr *producer) onAppended(e *engine, id int, off int64) {
+	e.records[id-1].offset = off
+}
+
+// onParked notes that the leader parked the record's acks=all request.
+func (pr *producer) onParked(e *engine, id, attempt int) {
+	if r := pr.current(e, id, attempt); r != nil {
+		r.stage = stageWaiting
+	}
+}
+
+// onAnswering notes that a response to the record's request is on the
+// wire; positive when its error code is NONE.
+func (pr *producer) onAnswering(e *engine, id, attempt int, positive bool) {
+	if r := pr.current(e, id, attempt); r != nil {
+		r.stage = stageAnswering
+		r.positive = positive
+	}
+}
+
+// handleProduceResponse is the producer receiving an answer
+// (Sender.handleProduceResponse): NONE acknowledges the record (or settles
+// it L if an election already dropped it); an error is retriable, so the
+// record backs off retry.backoff beats and keeps its in-flight slot.
+func (e *engine) handleProduceResponse(m *message) {
+	r := e.prod.current(e, m.record, m.attempt)
+	if r == nil || !r.outstanding {
+		return
+	}
+	r.outstanding = false
+	if m.errCode == errNone {
+		r.ackedAt = e.now
+		if r.lost {
+			e.settle(r, OutcomeL)
+			e.emit(Event{Kind: "lost", Record: r.id, Partition: r.part})
+			return
+		}
+		e.settle(r, OutcomeAcked)
+		e.emit(Event{Kind: "ack", Record: r.id, Partition: r.part, Detail: e.sc.Producer.Acks.String()})
+		return
+	}
+	r.stage = stageBackoff
+	r.retryAt = e.now + e.sc.Producer.RetryBackoff
+	e.emit(Event{Kind: "reject", Record: r.id, Partition: r.part, Detail: m.errCode, Value: int64(e.sc.Producer.RetryBackoff)})
+}
+
+// onLeaderChange settles U every record of p whose request is outstanding
+// and not answered positively (on the wire, parked, or an error on its way
+// back): the producer cannot know whether it landed.
+func (pr *producer) onLeaderChange(e *engine, p *partition) {
+	for _, r := range pr.open {
+		if r.part == p.id && r.outcome == "" && r.outstanding && !r.positive {
+			r.outstanding = false
+			e.settle(r, OutcomeU)
+			e.emit(Event{Kind: "unknown", Record: r.id, Partition: p.id})
+		}
+	}
+}
+
+// onNewLeaderLog settles L every acknowledged record of p that the new
+// leader's log does not hold: the partition continues without it. A record
+// whose positive answer is still on the wire is marked, and settles L when
+// the answer arrives.
+func (pr *producer) onNewLeaderLog(e *engine, p *partition) {
+	log := p.reps[p.leader].log
+	for _, r := range e.records {
+		if r.part != p.id || r.lost || r.offset < 0 {
+			continue
+		}
+		acked := r.outcome == OutcomeAcked
+		if !acked && !(r.outcome == "" && r.outstanding && r.positive) {
+			continue
+		}
+		if r.offset < int64(len(log)) && log[r.offset].Record == r.id {
+			continue
+		}
+		if acked {
+			r.outcome = OutcomeL
+			r.settledAt = e.now
+			pr.lost = append(pr.lost, r)
+			e.emit(Event{Kind: "lost", Record: r.id, Partition: p.id})
+		} else {
+			r.lost = true
+		}
+	}
+}
+
+// recordProducer returns the rail at the end of the beat and drops the
+// records that settled from the open list.
+func (e *engine) recordProducer() Producer {
+	pr := &e.prod
+	for i := 1; i < len(pr.lost); i++ {
+		for j := i; j > 0 && pr.lost[j].id < pr.lost[j-1].id; j-- {
+			pr.lost[j], pr.lost[j-1] = pr.lost[j-1], pr.lost[j]
+		}
+	}
+	cards := make([]Card, 0, len(pr.open)+len(pr.lost))
+	keep := pr.open[:0]
+	li := 0
+	for _, r := range pr.open {
+		for li < len(pr.lost) && pr.lost[li].id < r.id {
+			cards = append(cards, Card{Record: pr.lost[li].id, Stage: stageSettled, Attempt: pr.lost[li].attempt, Outcome: OutcomeL})
+			li++
+		}
+		c := Card{Record: r.id, Stage: r.stage, Attempt: r.attempt}
+		if r.outcome != "" {
+			c.Outcome = r.outcome
+		} else {
+			keep = append(keep, r)
+		}
+		cards = append(cards, c)
+	}
+	for ; li < len(pr.lost); li++ {
+		cards = append(cards, Card{Record: pr.lost[li].id, Stage: stageSettled, Attempt: pr.lost[li].attempt, Outcome: OutcomeL})
+	}
+	clear(pr.open[len(keep):])
+	pr.open = keep
+	pr.lost = pr.lost[:0]
+	return Producer{Cards: cards}
+}
+
+// recordOutcomes returns every created record's fate.
+func (e *engine) recordOutcomes() []Record {
+	out := make([]Record, len(e.records))
+	for i, r := range e.records {
+		o := r.outcome
+		if o == "" {
+			o = OutcomePending
+		}
+		out[i] = Record{ID: r.id, Key: r.key, Partition: r.part, Offset: r.offset, Outcome: o,
+			CreatedAt: r.createdAt, SettledAt: r.settledAt, AckedAt: r.ackedAt}
+	}
+	return out
+}
