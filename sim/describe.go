@@ -39,6 +39,8 @@ func describe(e Event) string {
 		return rec + " U: leader changed before the response arrived"
 	case "lost":
 		return rec + " L: truncated away"
+	case "lost-on-ack":
+		return rec + " acknowledged (acks=" + e.Detail + "), but L: the new leader's log does not hold it"
 	case "replicate":
 		if e.Value == 1 {
 			return b + " fetched " + p + " offset " + i64(e.Offset) + " (record " + e.Detail + ") from leader " + strconv.Itoa(e.Epoch)

@@ -11,8 +11,8 @@ import (
 // KAFKA.md §2.2.
 func TestMurmur2Vectors(t *testing.T) {
 	cases := []struct {
-		in             []byte
-		hash           int32
+		in              []byte
+		hash            int32
 		p3, p4, p6, p12 int
 	}{
 		{[]byte("21"), -973932308, 0, 0, 0, 0},

@@ -172,7 +172,7 @@ func (e *engine) handleProduceResponse(m *message) {
 		r.ackedAt = e.now
 		if r.lost {
 			e.settle(r, OutcomeL)
-			e.emit(Event{Kind: "lost", Record: r.id, Partition: r.part})
+			e.emit(Event{Kind: "lost-on-ack", Record: r.id, Partition: r.part, Detail: e.sc.Producer.Acks.String()})
 			return
 		}
 		e.settle(r, OutcomeAcked)

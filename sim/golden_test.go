@@ -1,0 +1,147 @@
+package sim_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
+)
+
+// TestGolden runs the story files in testdata/. Each file is a script:
+//
+//	run                      a scenario (YAML, as in a kflow fence); runs it,
+//	                         checks its expect entries and every invariant —
+//	                         a failure fails the test even under -rewrite —
+//	                         and prints the records' fates
+//	story from=A to=B        each beat's events and partition state
+//	state at=N               partitions, replicas and the producer rail
+//	acked record=R at=N      asserts record R was acknowledged at beat N
+//
+// Run with -rewrite to regenerate the expected output; read the diff.
+func TestGolden(t *testing.T) {
+	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
+		var sc *sim.Scenario
+		var tr *sim.Trace
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			switch d.Cmd {
+			case "run":
+				var errs scenario.ErrorList
+				sc, errs = scenario.Parse([]byte(d.Input))
+				if errs != nil {
+					t.Fatalf("%s: scenario does not parse:\n%v", d.Pos, errs)
+				}
+				tr = sim.Run(sc)
+				return runReport(t, d, sc, tr)
+			case "story":
+				from, to := intArg(t, d, "from"), intArg(t, d, "to")
+				var b strings.Builder
+				for i := from; i <= to && i < len(tr.Beats); i++ {
+					writeBeat(&b, &tr.Beats[i], false)
+				}
+				return b.String()
+			case "state":
+				var b strings.Builder
+				writeBeat(&b, &tr.Beats[intArg(t, d, "at")], true)
+				return b.String()
+			case "acked":
+				id, at := intArg(t, d, "record"), intArg(t, d, "at")
+				r := tr.Records[id-1]
+				if r.AckedAt != at {
+					t.Errorf("%s: record %d acknowledged at beat %d, want %d", d.Pos, id, r.AckedAt, at)
+				}
+				return fmt.Sprintf("record %d acknowledged at beat %d", id, r.AckedAt)
+			}
+			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+			return ""
+		})
+	})
+}
+
+// intArg reads a required integer argument.
+func intArg(t *testing.T, d *datadriven.TestData, key string) int {
+	var s string
+	d.ScanArgs(t, key, &s)
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%s: %s=%q is not a number", d.Pos, key, s)
+	}
+	return n
+}
+
+// runReport checks expectations and invariants (failing the test loudly)
+// and writes the records' fates.
+func runReport(t *testing.T, d *datadriven.TestData, sc *sim.Scenario, tr *sim.Trace) string {
+	var b strings.Builder
+	fails := sim.Check(sc, tr)
+	for _, f := range fails {
+		t.Errorf("%s: expectation at %d:%d failed: %s", d.Pos, f.Pos.Line, f.Pos.Col, f.Msg)
+		fmt.Fprintf(&b, "FAILED %d:%d: %s\n", f.Pos.Line, f.Pos.Col, f.Msg)
+	}
+	for _, v := range sim.CheckInvariants(sc, tr) {
+		t.Errorf("%s: invariant: %s", d.Pos, v)
+		fmt.Fprintf(&b, "INVARIANT %s\n", v)
+	}
+	fmt.Fprintf(&b, "%d expectations hold\n", len(sc.Expect)-len(fails))
+	for _, r := range tr.Records {
+		fmt.Fprintf(&b, "record %d key %s p%d offset %d: %s (created %d, acked %d, settled %d)\n",
+			r.ID, r.Key, r.Partition, r.Offset, r.Outcome, r.CreatedAt, r.AckedAt, r.SettledAt)
+	}
+	return b.String()
+}
+
+// writeBeat prints one beat: its events, then each partition's state; in
+// full mode also every replica's log and the producer rail.
+func writeBeat(b *strings.Builder, bt *sim.Beat, full bool) {
+	fmt.Fprintf(b, "beat %d\n", bt.Beat)
+	for _, ev := range bt.Events {
+		fmt.Fprintf(b, "  %s\n", ev)
+	}
+	for _, p := range bt.Partitions {
+		fmt.Fprintf(b, "  = p%d leader %d epoch %d isr %s hw %d |", p.Partition, p.Leader, p.LeaderEpoch, ints(p.ISR), p.HighWatermark)
+		for _, r := range p.Replicas {
+			state := ""
+			if !r.Online {
+				state = " down"
+			}
+			fmt.Fprintf(b, " %d: leo %d hw %d%s |", r.Broker, r.LogEndOffset, r.HighWatermark, state)
+		}
+		b.WriteString("\n")
+		if !full {
+			continue
+		}
+		if len(p.Adding)+len(p.Removing) > 0 {
+			fmt.Fprintf(b, "    replicas %s adding %s removing %s\n", ints(p.Assignment), ints(p.Adding), ints(p.Removing))
+		}
+		for _, r := range p.Replicas {
+			fmt.Fprintf(b, "    broker %d log:", r.Broker)
+			for o, en := range r.Log {
+				fmt.Fprintf(b, " %d:r%d/e%d", o, en.Record, en.Epoch)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if full {
+		b.WriteString("  rail:")
+		for _, c := range bt.Producer.Cards {
+			fmt.Fprintf(b, " r%d %s", c.Record, c.Stage)
+			if c.Outcome != "" {
+				fmt.Fprintf(b, " %s", c.Outcome)
+			}
+			b.WriteString(";")
+		}
+		b.WriteString("\n")
+	}
+}
+
+// ints writes a list as "[1 2 3]".
+func ints(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
