@@ -17,10 +17,17 @@ type Options struct {
 	// example "acks--acks-one-loss" (page slug, two dashes, scenario id).
 	ID string
 	// Poster is the beat shown before any script runs, and to readers
-	// without JavaScript. 0 picks the last beat: the story's outcome, with
-	// every log, high watermark and verdict in its final place, while the
-	// storyboard below it tells how it got there.
+	// without JavaScript. 0 picks the beat with the most events (the
+	// latest of equals): the turn of the story, where a crash, an
+	// election or a verdict meet, rather than a quiet final state that no
+	// longer shows what happened; the storyboard below tells the rest.
 	Poster int
+	// FullFrames writes every beat as its own complete SVG, all but the
+	// poster hidden. The default (false) writes one SVG, the poster, plus
+	// each mark's changes over the beats as JSON tracks that the stepper
+	// applies; it weighs a fraction as much (see Measure) and shows the
+	// same pictures. FullFrames stays for comparison and debugging.
+	FullFrames bool
 }
 
 var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -48,7 +55,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	last := len(t.Beats) - 1
 	poster := o.Poster
 	if poster == 0 {
-		poster = last
+		poster = PosterBeat(t)
 	}
 	if poster < 0 || poster > last {
 		return nil, fmt.Errorf("poster beat %d is outside the trace (beats 0 to %d)", poster, last)
@@ -60,9 +67,23 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	}
 	for bi := range t.Beats {
 		d.Story = append(d.Story, caption(&t.Beats[bi]))
+	}
+	if o.FullFrames {
+		for bi := range t.Beats {
+			var buf bytes.Buffer
+			writeSVG(&buf, s.l, d.Title, s.draw(bi), nil, true)
+			d.Frames = append(d.Frames, template.HTML(buf.String()))
+		}
+	} else {
+		u := unite(s)
 		var buf bytes.Buffer
-		writeSVG(&buf, s.l, frameLabel(t, bi), s.draw(bi), nil, true)
-		d.Frames = append(d.Frames, template.HTML(buf.String()))
+		gone := make([]bool, len(u.marks))
+		for i, h := range u.here[poster] {
+			gone[i] = !h
+		}
+		writeSVG(&buf, s.l, d.Title, u.state[poster], gone, true)
+		d.Frames = []template.HTML{template.HTML(buf.String())}
+		d.Tracks = template.JS(u.tracks())
 	}
 	d.Caption = d.Story[poster]
 	for _, k := range s.keys {
@@ -73,6 +94,18 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 		return nil, fmt.Errorf("figure %s: %w", o.ID, err)
 	}
 	return out.Bytes(), nil
+}
+
+// PosterBeat is the beat Figure shows by default: the one with the most
+// events, the latest among equals, or the last beat when none has any.
+func PosterBeat(t *sim.Trace) int {
+	best, n := len(t.Beats)-1, 0
+	for i, b := range t.Beats {
+		if len(b.Events) >= n && len(b.Events) > 0 {
+			best, n = i, len(b.Events)
+		}
+	}
+	return best
 }
 
 // caption is one beat's narration: its number and its events in the
@@ -90,13 +123,14 @@ type figData struct {
 	Caption      string
 	Story        []string
 	Frames       []template.HTML
+	Tracks       template.JS
 	Keys         []KeyStyle
 }
 
 var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflow" id="{{.ID}}" data-last="{{.Last}}" data-poster="{{.Poster}}" tabindex="0" aria-labelledby="{{.ID}}-t">
 <figcaption class="kf-title" id="{{.ID}}-t">{{.Title}}</figcaption>
 <div class="kf-view">
-{{- range $i, $f := .Frames}}<div class="kf-frame" data-b="{{$i}}"{{if ne $i $.Poster}} hidden{{end}}>{{$f}}</div>{{end -}}
+{{- if .Tracks}}{{index .Frames 0}}{{else}}{{range $i, $f := .Frames}}<div class="kf-frame"{{if ne $i $.Poster}} hidden{{end}}>{{$f}}</div>{{end}}{{end -}}
 </div>
 <div class="kf-controls" hidden>
 <button type="button" data-a="first" aria-label="first beat">«</button>
@@ -119,5 +153,8 @@ var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflo
 <ol start="0">
 {{- range .Story}}<li>{{.}}</li>{{end -}}
 </ol></details>
+{{- if .Tracks}}
+<script type="application/json" class="kf-tracks">{{.Tracks}}</script>
+{{- end}}
 </figure>
 `))

@@ -36,19 +36,42 @@ func TestEveryFrameIsXML(t *testing.T) {
 
 func TestUserStringsAreInert(t *testing.T) {
 	tr := acksOneLoss()
-	fig, err := Figure(tr, Options{ID: "acks--acks-one-loss"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []string{"<script>", `"onload=`, "<b>"} {
-		if bytes.Contains(fig, []byte(bad)) {
-			i := bytes.Index(fig, []byte(bad))
-			t.Errorf("figure contains raw %q: …%s…", bad, fig[max(0, i-80):min(len(fig), i+80)])
+	for _, full := range []bool{false, true} {
+		fig, err := Figure(tr, Options{ID: "acks--acks-one-loss", FullFrames: full})
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, data := splitTracks(t, string(fig))
+		// Inside the JSON script a quote is escaped by JSON; what could end
+		// the script early is a "<", which must never appear there.
+		if strings.Contains(data, "<") {
+			t.Errorf("tracks contain a raw <: %s", data)
+		}
+		for _, bad := range []string{"<script", `"onload=`, "<b>"} {
+			if i := strings.Index(html, bad); i >= 0 {
+				t.Errorf("figure contains raw %q: …%s…", bad, html[max(0, i-80):min(len(html), i+80)])
+			}
+		}
+		if !strings.Contains(html, "&lt;script&gt;") {
+			t.Errorf("the markup key should appear escaped")
 		}
 	}
-	if !strings.Contains(string(fig), "&lt;script&gt;") {
-		t.Errorf("the markup key should appear escaped")
+}
+
+// splitTracks separates a figure's JSON tracks script body from the rest
+// of its markup (the script's own tags removed).
+func splitTracks(t *testing.T, fig string) (html, data string) {
+	t.Helper()
+	const open = `<script type="application/json" class="kf-tracks">`
+	i := strings.Index(fig, open)
+	if i < 0 {
+		return fig, ""
 	}
+	j := strings.Index(fig[i:], "</script>")
+	if j < 0 {
+		t.Fatalf("tracks script is not closed")
+	}
+	return fig[:i] + fig[i+j+len("</script>"):], fig[i+len(open) : i+j]
 }
 
 func TestFigureRejectsUnsafeID(t *testing.T) {

@@ -15,6 +15,8 @@ const (
 	// shBox: a w×h rectangle, text[0] centred, text[1] small at the top
 	// left, text[2] small at the top right (a badge).
 	shBox shape = iota
+	// shCell: a w×h rectangle with text[0] centred (an offset cell).
+	shCell
 	// shStack: a w×h rectangle with text[0] on a first and text[1] on a
 	// second line, left aligned.
 	shStack
@@ -188,11 +190,10 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 			}
 			cls := "kf-card " + s.keyClass(c.Record) + " kf-" + st
 			badge := ""
-			title := "record " + itoa(c.Record) + " (key " + s.keyName(c.Record) + ")"
 			if c.Attempt > 1 {
-				title += ", attempt " + itoa(c.Attempt)
+				badge = "×" + itoa(c.Attempt)
 			}
-			title += ": " + stageTitle(c.Stage)
+			title := "record " + itoa(c.Record) + " (key " + s.keyName(c.Record) + s.partitionOf(c.Record) + "); the zone it is in is its stage"
 			if c.Outcome != "" {
 				cls += " kf-out-" + safeID(c.Outcome)
 				switch c.Outcome {
@@ -220,6 +221,14 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 	}
 }
 
+// partitionOf is " → pN" for a record whose partition the trace knows.
+func (s *scene) partitionOf(rec int) string {
+	if r, ok := s.recs[rec]; ok && r.Partition >= 0 {
+		return " → p" + itoa(r.Partition)
+	}
+	return ""
+}
+
 func stageTitle(st string) string {
 	if w, ok := stageWords[st]; ok {
 		return w
@@ -243,13 +252,16 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 			continue
 		}
 		bid := itoa(lane.Broker)
-		cls, status, title := "kf-lane", "online", "broker "+bid+": online"
+		cls, status := "kf-lane", "online"
 		switch {
 		case !br.Online:
-			cls, status, title = "kf-lane kf-offline", "offline", "broker "+bid+": offline — it leads nothing and fetches nothing until it restarts; its log survives"
+			cls, status = "kf-lane kf-offline", "offline"
 		case br.Paused:
-			cls, status, title = "kf-lane kf-paused", "fetchers paused", "broker "+bid+": online, but its follower fetchers are paused — it copies nothing from leaders"
+			cls, status = "kf-lane kf-paused", "fetchers paused"
 		}
+		// Titles say what a mark is; its texts and classes say its state,
+		// so a title changes only when the mark's identity does.
+		title := "broker " + bid + ": its replica of each partition it hosts; offline (red) it serves nothing and keeps its log, paused (dashed) its follower fetchers copy nothing"
 		add(mark{id: "lane-" + bid, layer: layerBand, shape: shBand, cls: cls,
 			x: lane.Box.X, y: lane.Box.Y, w: lane.Box.W, h: lane.Box.H,
 			text: [3]string{"broker " + bid, status}, title: title})
@@ -288,25 +300,22 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 			inISR = true
 		}
 	}
-	role, rcls, rtitle := "follower", "kf-role kf-follower", "follower of p"+pid+": it fetches from the leader and copies its log"
+	role, rcls := "follower", "kf-role kf-follower"
 	if p.Leader == broker {
 		role, rcls = "leader e"+itoa(p.LeaderEpoch), "kf-role kf-leader"
-		rtitle = "leader of p" + pid + " in leader epoch " + itoa(p.LeaderEpoch) + ": producers write to it and consumers read from it"
 	}
 	isr := "in ISR"
 	if inISR {
 		rcls += " kf-in"
-		rtitle += "; in the ISR — the high watermark waits for it"
 	} else {
 		isr = "not in ISR"
 		rcls += " kf-out"
-		rtitle += "; out of the ISR — the high watermark does not wait for it"
 	}
 	if !rep.Online || !br.Online {
 		isr = "offline"
 		rcls += " kf-down"
-		rtitle = "replica of p" + pid + " on broker " + bid + ": offline"
 	}
+	rtitle := "role of broker " + bid + " for p" + pid + ": the leader (eN: its leader epoch) takes writes and serves reads, a follower copies the leader's log; the high watermark waits only for replicas in the ISR"
 	add(mark{id: "pr-" + id, layer: layerLabel, shape: shStack, cls: rcls,
 		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: rtitle})
 
@@ -314,10 +323,8 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	showLabel := cw >= 14
 	for o, e := range rep.Log {
 		cls := "kf-cell " + s.keyClass(e.Record)
-		vis := "below the high watermark: consumers can read it"
 		if int64(o) >= rep.HighWatermark {
-			cls += " kf-above"
-			vis = "at or above this replica's high watermark: not yet visible to consumers"
+			cls += " kf-above" // drawn hollow: not yet visible to consumers
 		}
 		if !rep.Online {
 			cls += " kf-stale"
@@ -326,9 +333,9 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		if showLabel {
 			lbl = s.keyLabel(e.Record)
 		}
-		add(mark{id: "c-" + id + "-" + itoa(o), layer: layerCell, shape: shBox, cls: cls,
+		add(mark{id: "c-" + id + "-" + itoa(o), layer: layerCell, shape: shCell, cls: cls,
 			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
-			title: "offset " + itoa(o) + " of " + where + ": record " + itoa(e.Record) + " (key " + s.keyName(e.Record) + "), appended in leader epoch " + itoa(e.Epoch) + "; " + vis})
+			title: "offset " + itoa(o) + " of " + where + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", leader epoch " + itoa(e.Epoch) + " (hollow: not yet below the high watermark)"})
 	}
 	add(mark{id: "hw-" + id, layer: layerTick, shape: shTickUp, cls: "kf-hw",
 		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
@@ -360,7 +367,7 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 	add(mark{id: gid, layer: layerBand, shape: shBand, cls: "kf-group kf-" + safeID(g.Type),
 		x: gl.Box.X, y: gl.Box.Y, w: gl.Box.W, h: gl.Box.H,
 		text:  [3]string{gl.Group, kind + ", epoch " + itoa(g.GroupEpoch)},
-		title: kind + " " + gl.Group + " in group epoch " + itoa(g.GroupEpoch) + " (the coordinator bumps it on every membership change)"})
+		title: kind + " " + gl.Group + " (the coordinator bumps its group epoch on every membership change)"})
 	members := map[string]*sim.Member{}
 	for i := range g.Members {
 		members[g.Members[i].Member] = &g.Members[i]
@@ -411,7 +418,7 @@ func (s *scene) drawMember(g *sim.Group, m *sim.Member, mr MemberRow, id string,
 	}
 	add(mark{id: id, layer: layerLabel, shape: shStack, cls: cls,
 		x: mr.Box.X + 6, y: mr.Box.Y + 1, w: mr.Box.W - 12, h: memberH - 2,
-		text: [3]string{m.Member + " — " + what}, title: "member " + m.Member + ": " + what})
+		text: [3]string{m.Member + " — " + what}, title: "member " + m.Member + ": the partitions it owns or is assigned, and the record it works on"})
 }
 
 func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {

@@ -10,14 +10,52 @@
     var last = +fig.dataset.last, beat = +fig.dataset.poster, timer = 0, speed = 1;
     var scrub = q('.kf-scrub'), at = q('.kf-at'), cap = q('.kf-caption'), play = q('.kf-play');
     var story = fig.querySelectorAll('.kf-story li'), frames = fig.querySelectorAll('.kf-frame');
+    var data = q('.kf-tracks'), counter = data && fig.querySelector('.kf-counter text'), tracks = [];
     q('.kf-controls').hidden = false;
+    // Tracks: [mark, field, beat, value, beat, value, …]; the SVG shows the
+    // poster beat. A track's value at beat b is the last one set at or
+    // before b.
+    if (data) {
+      var marks = q('.kf-svg').querySelectorAll(':scope > g');
+      JSON.parse(data.textContent).forEach(function (a) {
+        var t = { e: marks[a[0]], f: a[1], b: [], v: [] };
+        for (var i = 2; i < a.length; i += 2) { t.b.push(a[i]); t.v.push(a[i + 1]); }
+        t.now = at_(t, beat);
+        if (t.f === 'c') {
+          var drop = t.now.split(' ');
+          t.base = t.e.getAttribute('class').split(' ').filter(function (c) { return drop.indexOf(c) < 0; }).join(' ');
+        }
+        tracks.push(t);
+      });
+    }
+    function at_(t, b) {
+      var i = t.b.length - 1;
+      while (i > 0 && t.b[i] > b) i--;
+      return t.v[i];
+    }
+    function px(v) { var p = v.split(','); return 'translate(' + p[0] + 'px,' + p[1] + 'px)'; }
+    function apply(b, tween) {
+      tracks.forEach(function (t) {
+        var v = at_(t, b), e = t.e, f = t.f;
+        if (v === t.now) return;
+        if (f === 'c') e.setAttribute('class', v ? t.base + ' ' + v : t.base);
+        else if (f === 'p') {
+          if (tween && e.animate) e.animate([{ transform: px(t.now) }, { transform: px(v) }], { duration: 300, easing: 'ease-out' });
+          e.setAttribute('transform', 'translate(' + v + ')');
+        } else if (f === 't') e.firstElementChild.textContent = v;
+        else e.querySelectorAll('text')[+f].textContent = v;
+        t.now = v;
+      });
+    }
 
     function show(b) {
       b = Math.max(0, Math.min(last, b | 0));
       if (b !== beat) {
         if (frames.length > 1) { frames[beat].hidden = true; frames[b].hidden = false; }
+        apply(b, Math.abs(b - beat) === 1 && !(reduce && reduce.matches));
         beat = b;
       }
+      if (counter) counter.textContent = 'beat ' + b + ' / ' + last;
       scrub.value = b;
       at.textContent = b + ' / ' + last;
       if (story[b]) cap.textContent = story[b].textContent;
