@@ -4,26 +4,134 @@
 // KIP-932 share groups.
 //
 // A beat is the only unit of time. Run takes a Scenario and returns a Trace:
-// the full state after every beat plus the events of each beat, in words.
-// The package is pure: it imports only the standard library, does no I/O,
-// reads no clock, starts no goroutines, and draws randomness only from a
-// generator seeded by Scenario.Seed. The same Scenario always gives the same
-// Trace.
+// the full state after every beat plus the events of each beat, in words
+// (Event.String is the one wording used by traces, captions and goldens).
+// Check compares a scenario's expect entries with its trace, and
+// CheckInvariants checks Kafka's safety properties on every beat. The
+// package is pure: it imports only the standard library, does no I/O,
+// reads no clock, starts no goroutines, and draws randomness only from one
+// PCG generator seeded by Scenario.Seed. The same Scenario always gives the
+// same Trace, at any GOMAXPROCS.
+//
+// # The beat
 //
 // Within a beat the engine acts in one fixed order:
 //
-//  1. apply the timeline events scheduled for this beat;
-//  2. the controller reacts: fences dead brokers, elects leaders from the
-//     ISR in assignment order, bumps leader epochs, drives reassignments;
-//  3. deliver every message due this beat, ordered by send beat then
-//     sequence number;
-//  4. leaders run their periodic checks (ISR expiry, parked acks=all
-//     completion, request timeouts);
-//  5. clients act: the producer sends while its in-flight budget allows;
-//     consumers poll and commit; share members process and acknowledge;
+//  1. apply the timeline events scheduled for this beat, in the order
+//     written (crash, restart, pause, resume, add.broker, add.partitions,
+//     and group joins, leaves and stops);
+//  2. the controller reacts: fences crashed brokers, removes them from
+//     ISRs, elects leaders from the ISR in assignment order, bumps leader
+//     epochs, completes reassignments;
+//  3. deliver every message sent in the previous beat, in send order;
+//  4. leaders run their periodic checks: ISR expiry, then completion or
+//     expiry of parked acks=all requests;
+//  5. clients act: the producer creates, fails, retries and sends records;
+//     followers with no fetch outstanding fetch; then the groups act;
 //  6. the state is recorded.
 //
-// Every message takes one beat to cross. A user's mistake is reported by the
-// parser (package sim/scenario) with its position; Run panics only when an
-// internal invariant breaks, which is a bug.
+// Every message takes one beat: sent in beat t, handled in step 3 of beat
+// t+1. A message addressed to an offline broker is dropped; one a broker
+// sent before it crashed still arrives. Beat 0 is the initial state: every
+// partition led by its first replica at leader epoch 0, full ISR, empty
+// logs.
+//
+// # Model choices
+//
+// Each rule cites the Kafka class it follows; the differences from Kafka
+// are deliberate and listed here.
+//
+// Producer. One record per produce request. Record i is created at beat
+// Start+(i−1)·Interval with key Keys[(i−1) mod len(Keys)] and routed by
+// Kafka's murmur2 partitioner over the partition count at its creation
+// (BuiltInPartitioner). It waits on the rail ("queued") until the ONE
+// max.in.flight.requests.per.connection budget shared by the whole
+// producer (Kafka's is per broker connection) has room, then goes to its
+// partition's current leader; metadata is instant. With no leader it waits
+// ("backoff"). A record keeps its in-flight slot while it backs off to
+// retry, so records leave in order. delivery.timeout counts from creation
+// and is checked while a record is not in flight: then it settles F. acks=0
+// settles "sent" the beat the record leaves and frees its slot at once.
+//
+// Leader, produce (ReplicaManager.appendRecords,
+// Partition.appendRecordsToLeader). A broker that is not the leader answers
+// NOT_LEADER_OR_FOLLOWER. acks=all with ISR below effectiveMinIsr =
+// min(min.insync.replicas, replica count) is refused before append with
+// NOT_ENOUGH_REPLICAS. Otherwise the record is appended with the current
+// leader epoch; acks=1 is answered at once; acks=all is parked
+// (DelayedProduce) until the high watermark reaches offset+1 — then NONE,
+// or NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR is below the minimum —
+// or until request.timeout beats pass: REQUEST_TIMED_OUT. Every error is
+// retriable: the producer retries after retry.backoff beats.
+//
+// Outcomes. acked; sent (acks=0); F (delivery.timeout ran out while every
+// attempt was rejected); U — when a partition's leader changes (new epoch,
+// including going offline), every record of it with a request outstanding
+// and no positive answer on the wire settles U that beat, since the
+// producer cannot know whether it landed; L — an acknowledged record
+// settles L on the beat an elected leader's log does not hold it. A
+// positive answer already on the wire still arrives; if the new leader
+// lacks the record it is acknowledged and L on arrival.
+//
+// Replication. A follower has at most one fetch outstanding, to the current
+// leader, carrying its log end offset, the epoch of its last record and
+// the leader epoch it believes current. It fetches again as soon as it
+// handles a response, and otherwise in step 5. The leader answers with
+// every record from the fetch offset (no size cap) and its high watermark
+// and log end offset captured before the read (Partition.readRecords), then
+// applies Replica.updateFetchState exactly (a fetch at or past the
+// leader's log end offset is caught up now; one that reaches the leader's
+// log end offset at the previous fetch was caught up then),
+// maybeExpandIsr (log end offset ≥ high watermark and ≥ the epoch's start
+// offset, broker online) and maybeIncrementLeaderHW (frozen while the ISR
+// is below effectiveMinIsr, KAFKA-15583; else the minimum log end offset
+// over the ISR and over caught-up, eligible non-members; an unknown (−1)
+// log end offset blocks; it only increases). The follower sets its high
+// watermark to min(the leader's in the response, its log end offset). If
+// its last fetched epoch disagrees with the leader's epoch cache the
+// leader answers with a diverging epoch and the follower truncates by
+// epoch (KIP-101, KIP-279), never to its high watermark.
+//
+// ISR changes. Kafka checks ISR expiry every replica.lag.time.max/2; the
+// engine checks every beat: an ISR follower leaves once its log end offset
+// differs from the leader's and more than replica.lag.time.max beats have
+// passed since it was last caught up. AlterPartition takes no time, so the
+// committed ISR always equals the maximal ISR. Note that a fetch round trip
+// takes two beats, so a follower's catch-up credit can be three beats old;
+// replica.lag.time.max below 3 drops even a follower that keeps up.
+//
+// Controller. A crash fences the broker at once (Kafka waits
+// broker.session.timeout; the engine takes it as zero beats) and removes it
+// from every ISR, except that an ISR never becomes empty: its last member
+// stays. A partition that lost its leader gets the first replica in
+// assignment order that is online and in the ISR, with epoch+1; with none
+// it goes offline (leader 0, epoch+1, as KRaft's PartitionChangeBuilder
+// bumps the epoch for any leader change); there is no unclean election. A
+// new leader (Partition.makeLeader) does not truncate; its epoch starts at
+// its log end offset; its high watermark is its own, possibly below the
+// last leader's; followers' log end offsets become unknown. A restarted
+// broker follows everything it hosts and leads an offline partition whose
+// ISR holds it. Pause stops a broker's fetchers (outstanding responses are
+// ignored) while it keeps leading; resume starts them again.
+//
+// Topology. Partition p's replicas are brokers ((p+i) mod N)+1 for
+// i = 0…RF−1, the first the preferred leader. add.partitions creates
+// partitions the same way with the current broker count; only records
+// created afterwards are routed over the new count. add.broker adds broker
+// N+1 and — Kafka Flow's choice, as Kafka moves nothing until asked —
+// reassigns every partition to the placement over N+1 brokers following
+// PartitionReassignmentReplicas: adding = target − current, removing =
+// current − target, replicas = target ++ removing (so RF is temporarily
+// larger). When every target replica is in the ISR the replicas become the
+// target and the removed ones leave; a removed leader hands over to the
+// first target replica in the ISR with a new epoch.
+//
+// Groups. Consumer and share groups plug in through the hooks in
+// groups.go (applyGroupEvent, handleGroupMessage, stepGroups,
+// recordGroups); Check learns group fields by registering getters in
+// expectFields.
+//
+// A user's mistake is reported by the parser (package sim/scenario) with
+// its position; Run panics only when an internal invariant breaks, which
+// is a bug.
 package sim
