@@ -1,6 +1,9 @@
 package sim
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // never stands for "long ago" in beat arithmetic. Kafka initialises
 // Replica.lastCaughtUpTimeMs and lastFetchTimeMs to 0, the Unix epoch, which
@@ -91,14 +94,19 @@ func Run(sc *Scenario) *Trace {
 	t := &Trace{ID: sc.ID, Title: sc.Title, Keys: distinctKeys(sc.Producer.Keys)}
 	t.Beats = make([]Beat, 0, sc.Beats+1)
 	t.Beats = append(t.Beats, e.record())
+	timeline := sc.Timeline
+	if !slices.IsSortedFunc(timeline, byBeat) {
+		timeline = slices.Clone(timeline)
+		slices.SortStableFunc(timeline, byBeat)
+	}
 	tl := 0
 	for e.now = 1; e.now <= sc.Beats; e.now++ {
 		// 1. timeline
-		for tl < len(sc.Timeline) && sc.Timeline[tl].At < e.now {
+		for tl < len(timeline) && timeline[tl].At < e.now {
 			tl++ // entries before beat 1 have nothing to act on
 		}
-		for tl < len(sc.Timeline) && sc.Timeline[tl].At == e.now {
-			e.applyTimeline(sc.Timeline[tl])
+		for tl < len(timeline) && timeline[tl].At == e.now {
+			e.applyTimeline(timeline[tl])
 			tl++
 		}
 		// 2. controller
@@ -117,6 +125,10 @@ func Run(sc *Scenario) *Trace {
 	t.Records = e.recordOutcomes()
 	return t
 }
+
+// byBeat orders timeline events by beat; a stable sort keeps the written
+// order within a beat.
+func byBeat(a, b TimelineEvent) int { return a.At - b.At }
 
 // distinctKeys returns keys without repeats, in first-use order.
 func distinctKeys(keys []string) []string {

@@ -93,7 +93,8 @@ type Producer struct {
 // Card is one record on the producer rail.
 type Card struct {
 	Record int `json:"record"`
-	// Stage says where the record is: "sending" (request on the wire to
+	// Stage says where the record is: "queued" (created, waiting for a
+	// slot in the in-flight budget), "sending" (request on the wire to
 	// the leader), "waiting" (appended, parked until the high watermark
 	// passes it), "answering" (response on the wire), "backoff" (waiting to
 	// retry), or "settled" (settled this beat; Outcome says how).
