@@ -1,0 +1,89 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"testing"
+	"testing/fstest"
+	"unicode/utf8"
+
+	"github.com/kafkaflow/kflowgen/content"
+)
+
+// FuzzPage runs whole pages — front matter, Markdown, kflow fences —
+// through the pipeline. Whatever the bytes, Generate must not panic, and
+// every error must be an ErrorList entry positioned inside the page.
+// Seeds: every page of the guide plus a few broken shapes.
+func FuzzPage(f *testing.F) {
+	_ = fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, err := fs.ReadFile(content.FS, p); err == nil {
+				f.Add(b)
+			}
+		}
+		return nil
+	})
+	for _, s := range []string{
+		"",
+		"---\n",
+		"---\ntitle: x\n",
+		"---\ntitle: [a\n---\n",
+		"---\ntitle: T\n---\n```kflow\n```\n",
+		"---\ntitle: T\n---\n> ```kflow\n> id: q\n> ack: 1\n> ```\n",
+		"---\ntitle: T\n---\n1. x\n\n   ```kflow\n   id: a\n\tbeats: 3\n   ```\n",
+		"---\ntitle: T\n---\n```kflow\nid: a\n```\n```kflow\nid: a\n```\n",
+		"---\r\ntitle: T\r\n---\r\n```kflow\r\nid: crlf\r\nbrokers: x\r\n```\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, err := Generate(Options{Content: fstest.MapFS{"p.md": {Data: src}}, ContentName: "c"})
+		if err == nil {
+			if s.File("p.html") == nil {
+				t.Fatal("a successful build wrote no page")
+			}
+			return
+		}
+		var l ErrorList
+		if !errors.As(err, &l) {
+			t.Fatalf("not a positioned error: %v", err)
+		}
+		lines := bytes.Count(src, []byte("\n")) + 1
+		for _, e := range l {
+			if e.File != "c/p.md" {
+				t.Errorf("error names file %q: %v", e.File, e)
+			}
+			if e.Line < 0 || e.Line > lines+1 || (e.Line > 0 && e.Col < 1) {
+				t.Errorf("error outside the page (%d lines): %v", lines, e)
+			}
+			if !utf8.ValidString(e.Msg) && utf8.Valid(src) {
+				t.Errorf("message is not UTF-8: %q", e.Msg)
+			}
+		}
+	})
+}
+
+// BenchmarkGenerateGuide builds the embedded guide in memory from scratch
+// (a cold build: every scenario parsed, simulated and drawn).
+func BenchmarkGenerateGuide(b *testing.B) {
+	for b.Loop() {
+		if _, err := Generate(Options{Content: content.FS}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGenerateGuideCached rebuilds the guide with every figure in the
+// cache, as serve mode does after a save that changed no fence.
+func BenchmarkGenerateGuideCached(b *testing.B) {
+	c := NewMemoryCache()
+	if _, err := Generate(Options{Content: content.FS, Cache: c}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Generate(Options{Content: content.FS, Cache: c}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
