@@ -115,7 +115,27 @@ func (p *parser) errAt(pos sim.Pos, format string, args ...any) {
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
-	p.errAt(posOf(n), format, args...)
+	pos := posOf(n)
+	if n != nil && n.Kind == yaml.ScalarNode && n.Value == "" {
+		// YAML places an empty value at the token after it, which can be
+		// past the last line; keep the position inside the text.
+		pos = p.clamp(pos)
+	}
+	p.errAt(pos, format, args...)
+}
+
+// clamp moves pos to the nearest place inside src: a character or the end
+// of a line.
+func (p *parser) clamp(pos sim.Pos) sim.Pos {
+	lines := bytes.Split(p.src, []byte("\n"))
+	if pos.Line > len(lines) {
+		last := lines[len(lines)-1]
+		return sim.Pos{Line: len(lines), Col: utf8.RuneCount(last) + 1}
+	}
+	if n := utf8.RuneCount(lines[pos.Line-1]) + 1; pos.Col > n {
+		pos.Col = n
+	}
+	return pos
 }
 
 // Top-level keys, in the order the reference page lists them.
@@ -194,6 +214,14 @@ func (p *parser) checkText() bool {
 			line, col = line+1, 1
 			i += size
 			continue
+		case r == '\r' && (i+1 == len(p.src) || p.src[i+1] != '\n'):
+			// YAML would count a lone CR as a line break, the editor and
+			// the error positions would not.
+			p.errAt(sim.Pos{Line: line, Col: col}, "carriage return without a line feed: save the file with \\n or \\r\\n line endings")
+			return false
+		case r == '\u2028' || r == '\u2029':
+			p.errAt(sim.Pos{Line: line, Col: col}, "unicode line separator %U is not allowed in a scenario", r)
+			return false
 		case r == '\uFEFF' && i == 0:
 			// A byte order mark at the start is allowed.
 		case r < 0x20 && r != '\t' && r != '\r' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\uFFFE' || r == '\uFFFF':
@@ -245,7 +273,7 @@ func (p *parser) decode() (root *yaml.Node) {
 	}
 	root = doc.Content[0]
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" && root.Style&yaml.TaggedStyle == 0 {
-		p.errorf(root, "empty scenario: expected keys such as id, brokers, topic")
+		p.errAt(sim.Pos{Line: 1, Col: 1}, "empty scenario: expected keys such as id, brokers, topic")
 		return nil
 	}
 	var next yaml.Node

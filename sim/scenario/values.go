@@ -180,6 +180,12 @@ func (p *parser) text(n *yaml.Node, name string, max int) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			p.errorf(n, "%s contains the control character %U: write it on one line, as plain text", name, r)
+			return "", false
+		}
+	}
 	if l := len([]rune(s)); l > max {
 		p.errorf(n, "%s is %d characters long; Kafka Flow allows at most %d", name, l, max)
 		return "", false
