@@ -49,13 +49,15 @@ func FuzzPage(f *testing.F) {
 		if !errors.As(err, &l) {
 			t.Fatalf("not a positioned error: %v", err)
 		}
-		lines := bytes.Count(src, []byte("\n")) + 1
+		lines := bytes.Split(src, []byte("\n"))
 		for _, e := range l {
 			if e.File != "c/p.md" {
 				t.Errorf("error names file %q: %v", e.File, e)
 			}
-			if e.Line < 0 || e.Line > lines+1 || (e.Line > 0 && e.Col < 1) {
-				t.Errorf("error outside the page (%d lines): %v", lines, e)
+			// Inside the page: a real line, and a column on it or just
+			// after its last byte (where "unexpected end" errors point).
+			if e.Line < 1 || e.Line > len(lines) || e.Col < 1 || e.Col > len(lines[e.Line-1])+1 {
+				t.Errorf("error outside the page (%d lines): %v", len(lines), e)
 			}
 			if !utf8.ValidString(e.Msg) && utf8.Valid(src) {
 				t.Errorf("message is not UTF-8: %q", e.Msg)
