@@ -141,7 +141,7 @@ func checkValid(t *testing.T, sc *sim.Scenario) {
 	pr := sc.Producer
 	if pr.Records < 1 || pr.Records > sim.MaxRecords || len(pr.Keys) < 1 || len(pr.Keys) > sim.MaxKeys ||
 		pr.MaxInFlight < 1 || pr.Interval < 1 || pr.Start < 1 || pr.Start > sc.Beats ||
-		pr.DeliveryTimeout < 1 || pr.RequestTimeout < 1 || pr.RetryBackoff < 1 {
+		pr.DeliveryTimeout < pr.RequestTimeout || pr.RequestTimeout < 1 || pr.RetryBackoff < 1 {
 		fail("producer %+v", pr)
 	}
 	if pr.Acks != sim.AcksNone && pr.Acks != sim.AcksLeader && pr.Acks != sim.AcksAll {

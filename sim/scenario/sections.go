@@ -85,6 +85,17 @@ func (p *parser) producer(n *yaml.Node) {
 	pr.DeliveryTimeout = p.intSetting(f["delivery.timeout"].val, "delivery.timeout", pr.DeliveryTimeout, 1, sim.MaxBeats, true)
 	pr.RequestTimeout = p.intSetting(f["request.timeout"].val, "request.timeout", pr.RequestTimeout, 1, sim.MaxBeats, true)
 	pr.RetryBackoff = p.intSetting(f["retry.backoff"].val, "retry.backoff", pr.RetryBackoff, 1, sim.MaxBeats, true)
+	// Kafka (KafkaProducer.configureDeliveryTimeout) requires
+	// delivery.timeout.ms >= linger.ms + request.timeout.ms: an explicit
+	// smaller value is a ConfigException, a default one is raised to the
+	// sum. Kafka Flow sends each record as it is created (no linger).
+	if d, set := f["delivery.timeout"]; set {
+		if !p.bad["delivery.timeout"] && !p.bad["request.timeout"] && pr.DeliveryTimeout < pr.RequestTimeout {
+			p.errorf(d.val, "delivery.timeout %d is shorter than request.timeout %d: Kafka refuses this (delivery.timeout.ms must be at least linger.ms + request.timeout.ms, and Kafka Flow has no linger)", pr.DeliveryTimeout, pr.RequestTimeout)
+		}
+	} else if pr.DeliveryTimeout < pr.RequestTimeout {
+		pr.DeliveryTimeout = pr.RequestTimeout
+	}
 }
 
 // acks reads 0, 1, -1 or all.
