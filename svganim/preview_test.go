@@ -1,22 +1,42 @@
 package svganim
 
 import (
+	"flag"
 	"os"
 	"strings"
 	"testing"
 )
 
-func TestZZDump(t *testing.T) {
+var preview = flag.String("preview", "", "write an HTML page with every guide and testdata figure to this file, to open in a browser")
+
+// TestPreview writes a page for looking at figures by eye:
+//
+//	go test ./svganim -run Preview -preview /tmp/figures.html
+//
+// It links figure.css and stepper.js from the templates folder by
+// relative path, so open it from where it was written only if that path
+// resolves; -preview-assets overrides the folder.
+func TestPreview(t *testing.T) {
+	if *preview == "" {
+		t.Skip("no -preview file given")
+	}
+	assets := *previewAssets
 	var b strings.Builder
-	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><link rel="stylesheet" href="/work/main/templates/figure.css"><style>body{font-family:system-ui;max-width:60em;margin:1em auto}</style></head><body>`)
-	for i, nt := range guideTraces(t) {
+	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+		`<link rel="stylesheet" href="` + assets + `/figure.css"><style>body{font-family:system-ui;max-width:60em;margin:1em auto;padding:0 .5em}` +
+		`@media (prefers-color-scheme: dark){body{background:#111;color:#eee}}</style></head><body>`)
+	for i, nt := range append(guideTraces(t), testdataTraces(t)...) {
 		fig, err := Figure(nt.t, Options{ID: "f" + itoa(i)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.WriteString("<h2>" + nt.name + "</h2>")
+		b.WriteString("<h2>" + nt.name + "</h2>\n")
 		b.Write(fig)
 	}
-	b.WriteString(`<script src="/work/main/templates/stepper.js"></script></body></html>`)
-	os.WriteFile("/tmp/svganim-page.html", []byte(b.String()), 0o644)
+	b.WriteString(`<script src="` + assets + `/stepper.js"></script></body></html>`)
+	if err := os.WriteFile(*preview, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
+
+var previewAssets = flag.String("preview-assets", "../templates", "folder (or URL) holding figure.css and stepper.js, as the preview page should link it")

@@ -147,3 +147,73 @@ func acksOneLoss() *sim.Trace {
 	setCard(b, 3, "settled", sim.OutcomeAcked)
 	return s.t
 }
+
+// groupsTrace is a hand-told story with a consumer group and a share
+// group reading two partitions, to draw group lanes before the group
+// engines exist: three consumers on two partitions (one idle), a member
+// that stops and is replaced, a record processed twice; two share members
+// working one partition record by record.
+func groupsTrace() *sim.Trace {
+	s := newStory("groups", "A consumer group and a share group read the same topic", []string{"blue", "orange"}, 3, 2, [][]int{{1, 2, 3}, {2, 3, 1}})
+	for i := 1; i <= 6; i++ {
+		key := []string{"blue", "orange"}[i%2]
+		s.t.Records = append(s.t.Records, sim.Record{ID: i, Key: key, Partition: i % 2, Offset: int64((i - 1) / 2), Outcome: sim.OutcomeAcked, CreatedAt: 1, SettledAt: 3, AckedAt: 3})
+	}
+	b0 := &s.t.Beats[0]
+	b0.Groups = []sim.Group{
+		{Group: "readers", Type: "consumer", GroupEpoch: 1,
+			Members:    []sim.Member{{Member: "readers-1", Partitions: []int{0}, State: "active"}, {Member: "readers-2", Partitions: []int{1}, State: "active"}, {Member: "readers-3", State: "active"}},
+			Partitions: []sim.GroupPartition{{Partition: 0, Owner: "readers-1", Position: 0, Committed: -1}, {Partition: 1, Owner: "readers-2", Position: 0, Committed: -1}}},
+		{Group: "workers", Type: "share", GroupEpoch: 1,
+			Members:    []sim.Member{{Member: "workers-1", Partitions: []int{0, 1}, State: "active"}, {Member: "workers-2", Partitions: []int{0, 1}, State: "active"}},
+			Partitions: []sim.GroupPartition{{Partition: 0, Share: true}, {Partition: 1, Share: true}}},
+	}
+	// Three records land on each partition and become visible.
+	b := s.next("the producer's six records are replicated")
+	for rec := 1; rec <= 6; rec++ {
+		p := rec % 2
+		for _, br := range []int{1, 2, 3} {
+			appendTo(b, p, br, rec, 0)
+		}
+	}
+	for p := 0; p < 2; p++ {
+		b.Partitions[p].HighWatermark = 3
+		for i := range b.Partitions[p].Replicas {
+			b.Partitions[p].Replicas[i].HighWatermark = 3
+		}
+	}
+	b = s.next("readers-1 fetches p0 offsets 0–2", "workers-1 acquires p0 offset 0", "workers-2 acquires p0 offset 1")
+	b.Groups[0].Partitions[0].Position = 3
+	b.Groups[0].Members[0].Processing = 2
+	b.Groups[1].Partitions[0].Records = []sim.ShareRecord{
+		{Offset: 0, State: "acquired", DeliveryCount: 1, Member: "workers-1"},
+		{Offset: 1, State: "acquired", DeliveryCount: 1, Member: "workers-2"},
+		{Offset: 2, State: "available"},
+	}
+	b = s.next("readers commits p0 offset 2", "workers-1 acknowledges p0 offset 0", "readers-1 stops")
+	b.Groups[0].Partitions[0].Committed = 2
+	b.Groups[0].Members[0].State = "stopped"
+	b.Groups[1].Partitions[0].StartOffset = 1
+	b.Groups[1].Partitions[0].Records = []sim.ShareRecord{
+		{Offset: 0, State: "acknowledged", DeliveryCount: 1, Finisher: "workers-1"},
+		{Offset: 1, State: "acquired", DeliveryCount: 1, Member: "workers-2"},
+		{Offset: 2, State: "acquired", DeliveryCount: 1, Member: "workers-1"},
+	}
+	b = s.next("the coordinator fences readers-1", "readers-3 takes p0 from the committed offset 2", "workers-2's lock on p0 offset 1 expires")
+	b.Groups[0].GroupEpoch = 2
+	b.Groups[0].Members = []sim.Member{{Member: "readers-2", Partitions: []int{1}, State: "active"}, {Member: "readers-3", Partitions: []int{0}, State: "active"}}
+	b.Groups[0].Partitions[0].Owner, b.Groups[0].Partitions[0].Position = "readers-3", 2
+	b.Groups[1].Partitions[0].Records[1] = sim.ShareRecord{Offset: 1, State: "available", DeliveryCount: 1}
+	b = s.next("readers-3 processes p0 offset 2 again", "workers-1 acquires p0 offset 1 (second delivery)")
+	b.Groups[0].Partitions[0].Position = 3
+	b.Groups[0].Partitions[0].Reprocessed = []int64{2}
+	b.Groups[1].Partitions[0].Records[1] = sim.ShareRecord{Offset: 1, State: "acquired", DeliveryCount: 2, Member: "workers-1"}
+	b = s.next("workers-1 rejects p0 offset 1: archived", "workers-1 acknowledges p0 offset 2")
+	b.Groups[1].Partitions[0].StartOffset = 3
+	b.Groups[1].Partitions[0].Records = []sim.ShareRecord{
+		{Offset: 0, State: "acknowledged", DeliveryCount: 1, Finisher: "workers-1"},
+		{Offset: 1, State: "archived", DeliveryCount: 2},
+		{Offset: 2, State: "acknowledged", DeliveryCount: 1, Finisher: "workers-1"},
+	}
+	return s.t
+}

@@ -1,0 +1,398 @@
+package svganim
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+var shots = flag.String("shots", "", "write browser screenshots of the test page into this folder")
+
+// chromium finds the browser for the browser tests: $CHROMIUM, or
+// chromium on PATH. Without one the tests skip, except under CI=true,
+// where they fail.
+func chromium(t testing.TB) string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium on PATH (CI=true: browser tests must run)")
+	}
+	t.Skip("no chromium on PATH")
+	return ""
+}
+
+// testPage serves a page with the given figures, figure.css and
+// stepper.js, as a site would.
+func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
+	t.Helper()
+	css, err := os.ReadFile(filepath.Join("..", "templates", "figure.css"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := os.ReadFile(filepath.Join("..", "templates", "stepper.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page strings.Builder
+	page.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+		`<title>figures</title><link rel="stylesheet" href="figure.css"><style>body{font-family:system-ui;max-width:60em;margin:1em auto;padding:0 .5em}` +
+		`@media (prefers-color-scheme: dark){body{background:#111;color:#eee}}</style></head><body>`)
+	for _, f := range figs {
+		page.Write(f)
+		page.WriteString("<p>Some prose between figures.</p>\n")
+	}
+	page.WriteString(`<script src="stepper.js"></script></body></html>`)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page.String())
+	})
+	mux.HandleFunc("/figure.css", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/css")
+		w.Write(css)
+	})
+	mux.HandleFunc("/stepper.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Write(js)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// browser starts a headless Chromium and returns a tab context and a
+// function that fails the test if the page logged an error or a warning,
+// or threw.
+func browser(t testing.TB, width, height int) (context.Context, func()) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	// The first run starts the browser; it must not carry a timeout.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var errs []string
+	cctx, stop := context.WithCancel(ctx)
+	t.Cleanup(stop)
+	msgs := chromedp.Console(cctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			switch m.Type {
+			case chromedp.ConsoleError, chromedp.ConsoleWarning, chromedp.ConsoleException:
+				mu.Lock()
+				errs = append(errs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	return ctx, func() {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(errs) > 0 {
+			t.Errorf("page errors:\n%s", strings.Join(errs, "\n"))
+		}
+	}
+}
+
+// run runs browser actions, each batch bounded by a timeout.
+func run(t testing.TB, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eval evaluates a JavaScript expression and returns its value.
+func eval[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// figState reads what a figure shows: its counter, caption, scrubber and
+// every mark's class, position and texts.
+type figState struct {
+	At      string   `json:"at"`
+	Caption string   `json:"caption"`
+	Scrub   string   `json:"scrub"`
+	Marks   []string `json:"marks"`
+}
+
+func readFig(t testing.TB, ctx context.Context, id string) figState {
+	t.Helper()
+	return eval[figState](t, ctx, `(function(){var f=document.getElementById(`+"`"+id+"`"+`);
+		return {at:f.querySelector('.kf-at').textContent, caption:f.querySelector('.kf-caption').textContent,
+		scrub:f.querySelector('.kf-scrub').value,
+		marks:Array.from(f.querySelectorAll('.kf-svg > g')).map(function(g){
+			return g.getAttribute('class')+'|'+g.getAttribute('transform')+'|'+g.querySelector('title').textContent+'|'+
+			Array.from(g.querySelectorAll('text')).map(function(x){return x.textContent}).join('|')})}})()`)
+}
+
+// wantMarks is what the DOM must show at beat bi: each mark of the union
+// with the class, position, title and texts of that beat, exactly as the
+// full frame for that beat draws it.
+func wantMarks(u *union, bi int) []string {
+	out := make([]string, len(u.marks))
+	for i := range u.marks {
+		m := &u.state[bi][i]
+		var texts []string
+		for k := 0; k < textCount[m.shape]; k++ {
+			texts = append(texts, m.text[k])
+		}
+		out[i] = classOf(m, !u.here[bi][i]) + "|translate(" + itoa(m.x) + "," + itoa(m.y) + ")|" + m.title + "|" + strings.Join(texts, "|")
+	}
+	return out
+}
+
+// sameClasses compares two mark strings with the class attribute's words
+// compared as sets (the stepper may order a mark's classes differently).
+func sameMark(a, b string) bool {
+	pa, pb := strings.SplitN(a, "|", 2), strings.SplitN(b, "|", 2)
+	if len(pa) != 2 || len(pb) != 2 || pa[1] != pb[1] {
+		return false
+	}
+	ca, cb := strings.Fields(pa[0]), strings.Fields(pb[0])
+	sort.Strings(ca)
+	sort.Strings(cb)
+	return strings.Join(ca, " ") == strings.Join(cb, " ")
+}
+
+func TestBrowserStepper(t *testing.T) {
+	hand := acksOneLoss()
+	crowded := testdataTraces(t)
+	var second *namedTrace
+	for i := range crowded {
+		if crowded[i].name == "crowded" {
+			second = &crowded[i]
+		}
+	}
+	if second == nil {
+		t.Fatal("testdata/crowded.yaml is missing")
+	}
+	a, err := Figure(hand, Options{ID: "hand"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Figure(second.t, Options{ID: "crowded"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := testPage(t, a, b)
+	ctx, checkErrors := browser(t, 1000, 900)
+	defer checkErrors()
+	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-controls`))
+
+	last := len(hand.Beats) - 1
+	poster := PosterBeat(hand)
+	u := unite(newScene(hand))
+	check := func(what string, beat int) {
+		t.Helper()
+		s := readFig(t, ctx, "hand")
+		if want := itoa(beat) + " / " + itoa(last); s.At != want {
+			t.Fatalf("%s: counter %q, want %q", what, s.At, want)
+		}
+		if s.Scrub != itoa(beat) {
+			t.Errorf("%s: scrubber at %s, want %d", what, s.Scrub, beat)
+		}
+		if want := caption(&hand.Beats[beat]); s.Caption != want {
+			t.Errorf("%s: caption %q, want %q", what, s.Caption, want)
+		}
+		want := wantMarks(u, beat)
+		if len(s.Marks) != len(want) {
+			t.Fatalf("%s: %d marks, want %d", what, len(s.Marks), len(want))
+		}
+		for i := range want {
+			if !sameMark(s.Marks[i], want[i]) {
+				// The counter is kept by the stepper, not by tracks.
+				if u.marks[i].id == "beat" && strings.Contains(s.Marks[i], "beat "+itoa(beat)+" / ") {
+					continue
+				}
+				t.Errorf("%s: mark %d (%s)\n got %s\nwant %s", what, i, u.marks[i].id, s.Marks[i], want[i])
+			}
+		}
+	}
+	check("poster", poster)
+
+	// Buttons: every beat forward from the first, then back again, each
+	// compared mark by mark with the full frame of that beat.
+	run(t, ctx, chromedp.Click(`#hand [data-a=first]`))
+	check("first", 0)
+	for bt := 1; bt <= last; bt++ {
+		run(t, ctx, chromedp.Click(`#hand [data-a=fwd]`))
+		check("forward", bt)
+	}
+	for bt := last - 1; bt >= 0; bt-- {
+		run(t, ctx, chromedp.Click(`#hand [data-a=back]`))
+		check("back", bt)
+	}
+	run(t, ctx, chromedp.Click(`#hand [data-a=last]`))
+	check("last", last)
+
+	// The other figure did not move.
+	if s := readFig(t, ctx, "crowded"); s.Scrub != itoa(PosterBeat(second.t)) {
+		t.Errorf("stepping one figure moved the other to %s", s.Scrub)
+	}
+
+	// Keyboard on the focused figure.
+	run(t, ctx, chromedp.Focus(`#hand`), chromedp.KeyEvent(kb.Home))
+	check("Home", 0)
+	run(t, ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	check("ArrowRight twice", 2)
+	run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	check("ArrowLeft", 1)
+	run(t, ctx, chromedp.KeyEvent(kb.End))
+	check("End", last)
+
+	// Scrubber.
+	eval[bool](t, ctx, `(function(s){s.value=3;return s.dispatchEvent(new Event('input'))})(document.querySelector('#hand .kf-scrub'))`)
+	check("scrubber", 3)
+
+	// Key isolation: pressing a key dims the others, pressing it again
+	// brings them back.
+	const isoJS = `document.getElementById('hand').dataset.iso||''`
+	run(t, ctx, chromedp.Click(`#hand .kf-key[data-k="1"]`), chromedp.Sleep(400*time.Millisecond)) // the fade is a transition
+	if iso := eval[string](t, ctx, isoJS); iso != "1" {
+		t.Errorf("isolating key slot 1 set data-iso=%q", iso)
+	}
+	if !eval[bool](t, ctx, `getComputedStyle(document.querySelector('#hand .kf-svg .kf-cell.k0:not(.kf-gone)')).opacity < 0.5`) {
+		t.Errorf("a mark of another key is not dimmed while key 1 is isolated")
+	}
+	run(t, ctx, chromedp.Click(`#hand .kf-key[data-k="1"]`))
+	if iso := eval[string](t, ctx, isoJS); iso != "" {
+		t.Errorf("pressing the isolated key again left data-iso=%q", iso)
+	}
+
+	// The link button puts #ID@BEAT in the address; opening it restores
+	// that beat.
+	run(t, ctx, chromedp.Click(`#hand [data-a=link]`))
+	if href := eval[string](t, ctx, `location.hash`); href != "#hand@3" {
+		t.Errorf("link button set the fragment %q, want #hand@3", href)
+	}
+	run(t, ctx, chromedp.Navigate(srv.URL+"/#crowded@7"), chromedp.WaitVisible(`#crowded .kf-controls`))
+	if s := readFig(t, ctx, "crowded"); s.Scrub != "7" || !strings.HasPrefix(s.Caption, "beat 7 ") {
+		t.Errorf("deep link #crowded@7 shows beat %s (%q)", s.Scrub, s.Caption)
+	}
+
+	// Play runs by itself only when asked, and stops at the end.
+	run(t, ctx, chromedp.Click(`#hand [data-a=first]`), chromedp.Click(`#hand [data-a=play]`), chromedp.Sleep(2500*time.Millisecond))
+	if s := readFig(t, ctx, "hand"); s.Scrub == "0" {
+		t.Errorf("play did not advance the figure")
+	}
+	run(t, ctx, chromedp.Click(`#hand [data-a=play]`))
+}
+
+// TestBrowserNoAutoplay: nothing moves unless the reader asks.
+func TestBrowserNoAutoplay(t *testing.T) {
+	fig, err := Figure(acksOneLoss(), Options{ID: "hand"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := testPage(t, fig)
+	ctx, checkErrors := browser(t, 800, 600)
+	defer checkErrors()
+	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-controls`), chromedp.Sleep(1500*time.Millisecond))
+	if s := readFig(t, ctx, "hand"); s.Scrub != itoa(PosterBeat(acksOneLoss())) {
+		t.Errorf("figure moved by itself to beat %s", s.Scrub)
+	}
+}
+
+// TestBrowserShots takes screenshots of every guide and testdata figure
+// in light and dark mode at desktop and phone widths, for a person to
+// look at: go test ./svganim -run Shots -shots /tmp/shots
+func TestBrowserShots(t *testing.T) {
+	if *shots == "" {
+		t.Skip("no -shots folder given")
+	}
+	var figs [][]byte
+	for _, nt := range append(guideTraces(t), testdataTraces(t)...) {
+		f, err := Figure(nt.t, Options{ID: safeID(nt.name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		figs = append(figs, f)
+	}
+	figs = append(figs, mustFigure(t, groupsTrace(), "groups"))
+	srv := testPage(t, figs...)
+	for _, sz := range []struct {
+		name string
+		w, h int
+	}{{"desktop", 1100, 900}, {"phone", 390, 844}} {
+		for _, scheme := range []string{"light", "dark"} {
+			ctx, checkErrors := browser(t, sz.w, sz.h)
+			run(t, ctx, emulateScheme(scheme), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
+			buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(*shots, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(*shots, sz.name+"-"+scheme+".jpg"), buf, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			checkErrors()
+		}
+	}
+}
+
+func mustFigure(t testing.TB, tr *sim.Trace, id string) []byte {
+	t.Helper()
+	f, err := Figure(tr, Options{ID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// emulateScheme makes the page prefer a light or dark colour scheme.
+func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
+}
