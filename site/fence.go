@@ -37,8 +37,10 @@ type figureNode struct {
 	// body line's first character (non-zero for fences inside lists or
 	// block quotes).
 	BodyLines []lineRef
-	// OpenLine is the file line of the opening ``` line.
-	OpenLine int
+	// OpenLine is the file line of the opening ``` line; FileLines the
+	// number of lines in the file (the text after its last newline counts
+	// as a line, even when empty).
+	OpenLine, FileLines int
 
 	// HTML is the rendered <figure>, set by the scenario pass.
 	HTML []byte
@@ -58,22 +60,24 @@ func (n *figureNode) Dump(source []byte, level int) {
 }
 
 // filePos turns a position relative to the fence body (1-based line and
-// column, as the scenario parser reports it) into a file position.
+// column, as the scenario parser reports it) into a file position. A
+// position past the body's last line (an "unexpected end" error) lands on
+// the line after the body — the closing ``` — or, for a fence left open at
+// the end of the file, on its last line; an empty fence's errors land on its
+// opening line.
 func (n *figureNode) filePos(line, col int) (int, int) {
-	if line < 1 {
+	if line < 1 || len(n.BodyLines) == 0 {
 		return n.OpenLine, 1
 	}
 	if line <= len(n.BodyLines) {
 		r := n.BodyLines[line-1]
-		return r.Line, r.ColOffset + col
+		return r.Line, r.ColOffset + max(col, 1)
 	}
-	// Past the last line (an error about the end of the input): count on
-	// from the last known line.
-	last := lineRef{Line: n.OpenLine, ColOffset: 0}
-	if len(n.BodyLines) > 0 {
-		last = n.BodyLines[len(n.BodyLines)-1]
+	last := n.BodyLines[len(n.BodyLines)-1]
+	if last.Line < n.FileLines {
+		return last.Line + 1, 1
 	}
-	return last.Line + line - len(n.BodyLines), last.ColOffset + col
+	return last.Line, last.ColOffset + 1
 }
 
 // figuresKey holds the page's []*figureNode in the parser context.
@@ -106,7 +110,7 @@ func (fenceTransformer) Transform(doc *ast.Document, reader text.Reader, pc pars
 	lines := newLineIndex(src)
 	figures := make([]*figureNode, 0, len(fences))
 	for i, fc := range fences {
-		fig := &figureNode{Ordinal: i}
+		fig := &figureNode{Ordinal: i, FileLines: len(lines)}
 		fig.OpenLine = lines.line(fc.Info.Segment.Start)
 		segs := fc.Lines()
 		for j := 0; j < segs.Len(); j++ {
