@@ -150,3 +150,23 @@ func TestUsageErrorsPrintOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeExampleBuilds keeps the README honest: the page it shows as an
+// example of a fence must build, expectations included.
+func TestReadmeExampleBuilds(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "````markdown\n")
+	example, _, ok2 := strings.Cut(rest, "````\n")
+	if !ok || !ok2 || !strings.Contains(example, "```kflow") {
+		t.Fatal("README.md has no ````markdown example holding a kflow fence")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "content", "example.md"), example)
+	code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "content"), "--out", filepath.Join(dir, "out"))
+	if code != 0 {
+		t.Fatalf("the README's example does not build:\n%s", stderr)
+	}
+}
