@@ -18,7 +18,7 @@
 //	trace := sim.Run(sc)
 //
 // Parse reports every problem it finds, not just the first, sorted by line
-// and column. Each message is lowercase, quotes the token the author wrote,
+// and column (at most 50, then a note saying how many more there are). Each message is lowercase, quotes the token the author wrote,
 // and says how to fix it where that helps: an unknown key names the nearest
 // valid one ("did you mean "acks"?"), a number out of range gives the range
 // and says whether the bound is one of Kafka Flow's size limits (sim.Max*).
@@ -43,7 +43,11 @@
 // replication factor defaults to min(3, brokers). An expect entry that
 // asserts several fields becomes one sim.Expectation per field, positioned
 // at that field's value, with Want in canonical text: integers in decimal,
-// lists as "[1 2 3]" in written order, names and outcomes as written.
+// lists as "[1 2 3]" in written order (sim.Check compares isr as a set),
+// booleans as "true" or "false", names and outcomes as written.
+//
+// Positions are 1-based; a column counts characters (Unicode code points)
+// from the start of its line, as the YAML library reports them.
 //
 // YAML features a scenario has no use for — anchors, aliases, tags, several
 // documents — are rejected with a positioned error rather than expanded.

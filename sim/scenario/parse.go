@@ -28,10 +28,20 @@ func Parse(src []byte) (*sim.Scenario, ErrorList) {
 	p := &parser{src: src, bad: map[string]bool{}}
 	sc := p.parse()
 	if len(p.errs) > 0 {
-		return nil, p.errs.sortDedup()
+		errs := p.errs.sortDedup()
+		if len(errs) > maxErrors {
+			rest := len(errs) - maxErrors
+			errs = append(errs[:maxErrors], Error{Pos: errs[maxErrors].Pos,
+				Msg: fmt.Sprintf("too many errors: %d more from here on are not shown; fix the ones above first", rest)})
+		}
+		return nil, errs
 	}
 	return sc, nil
 }
+
+// maxErrors caps the errors Parse reports for one scenario; text that is
+// not a scenario at all would otherwise bury the first, useful ones.
+const maxErrors = 50
 
 // parser holds the state of one Parse call.
 type parser struct {
