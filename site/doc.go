@@ -27,6 +27,10 @@
 //     links; index.html lists every page; the *.css and *.js assets are
 //     copied into assets/.
 //
+// Links between pages may name the source file ("acks.md", relative to the
+// linking page) or the output page ("acks.html"); the build rewrites the
+// first kind and fails on either kind when no such page exists.
+//
 // Pages are ordered by (front matter weight, title, path). A page's slug,
 // its output file name without ".html", comes from its path reduced to
 // [a-z0-9-]; a figure's DOM id is the slug, "--", and the scenario's id

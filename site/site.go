@@ -138,6 +138,15 @@ func Generate(o Options) (*Site, error) {
 	if home != nil {
 		all = append([]*Page{home}, pages...)
 	}
+	byPath := map[string]*Page{}
+	outputs := map[string]bool{}
+	for _, pg := range all {
+		byPath[pg.Path] = pg
+		outputs[outName(pg)] = true
+	}
+	for _, pg := range all {
+		errs = append(errs, resolveLinks(pg, byPath, outputs)...)
+	}
 	results, ferrs := computeFigures(all, &o)
 	errs = append(errs, ferrs...)
 	if err := errs.Err(); err != nil {

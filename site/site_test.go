@@ -321,3 +321,39 @@ func TestSlugAndFigureID(t *testing.T) {
 		t.Errorf("FigureID with markup = %q", got)
 	}
 }
+
+// TestLinksBetweenPages checks that links to .md files become links to
+// their pages, and that a link to a page that does not exist fails the
+// build at the link.
+func TestLinksBetweenPages(t *testing.T) {
+	good := fstest.MapFS{
+		"index.md": page("title: Home", "[start](sub/a.md)"),
+		"sub/a.md": page("title: A", "See [B](../b.md#isr), [home](../index.md), [B again](b.html),",
+			"[Kafka](https://kafka.apache.org/documentation/#producerconfigs) and [here](#top)."),
+		"b.md": page("title: B", "## ISR", "", "Back to [A](sub/a.md)."),
+	}
+	s, err := Generate(Options{Content: good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(s.File("sub-a.html"))
+	for _, want := range []string{`href="b.html#isr"`, `href="index.html"`, `href="b.html"`,
+		`href="https://kafka.apache.org/documentation/#producerconfigs"`, `href="#top"`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("sub-a.html lacks %s", want)
+		}
+	}
+	if !strings.Contains(string(s.File("index.html")), `href="sub-a.html"`) {
+		t.Error("index.html's link to sub/a.md was not rewritten")
+	}
+
+	bad := fstest.MapFS{
+		"a.md": page("title: A", "Text.", "", "Go to [the other page](other.md) or", "[that one](that.html)."),
+	}
+	_, err = Generate(Options{Content: bad, ContentName: "content"})
+	want := `content/a.md:6:7: link to "other.md": no page other.md in the content folder` + "\n" +
+		`content/a.md:7:1: link to "that.html": the site has no page that.html (link to the page's .md file, or to SLUG.html)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
