@@ -77,6 +77,9 @@ func describe(e Event) string {
 	case "add-partitions":
 		return "topic grew by " + plural(e.Value, "partition") + " to " + i64(e.Offset)
 	}
+	if s, ok := describeConsumer(e); ok {
+		return s
+	}
 	var s strings.Builder
 	s.WriteString(e.Kind)
 	if e.Detail != "" {

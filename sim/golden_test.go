@@ -55,6 +55,9 @@ func TestGolden(t *testing.T) {
 				}
 				return fmt.Sprintf("record %d acknowledged at beat %d", id, r.AckedAt)
 			}
+			if out, ok := consumerDirective(t, d, tr); ok {
+				return out
+			}
 			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
 			return ""
 		})

@@ -20,7 +20,10 @@ import "fmt"
 //     every replica holds them below its own high watermark;
 //   - consumers see only committed offsets: a group's position,
 //     committed offset, share-partition start offset and in-flight records
-//     never pass the highest high watermark the partition has had.
+//     never pass the highest high watermark the partition has had;
+//   - consumer groups: one owner per partition, every partition owned
+//     and the quotas balanced once reconciled, committed offsets never
+//     fall (checkConsumerInvariants in consumer.go).
 func CheckInvariants(sc *Scenario, t *Trace) []string {
 	var out []string
 	bad := func(beat int, format string, args ...any) {
@@ -118,6 +121,7 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 			}
 		}
 	}
+	checkConsumerInvariants(t, bad)
 	if sc.Producer.Acks == AcksAll {
 		for _, r := range t.Records {
 			if r.Outcome == OutcomeL {

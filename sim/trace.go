@@ -148,8 +148,15 @@ type Member struct {
 	Member string `json:"member"`
 	// Partitions the member owns (consumer) or is assigned (share).
 	Partitions []int `json:"partitions"`
-	// State is "active", "stopped" (no heartbeats; not yet fenced).
+	// State is "active", "stopped" (no heartbeats; not yet fenced);
+	// consumer members may also be "revoking" (own partitions that left
+	// their target), "assigning" (wait for partitions another member still
+	// owns) or "leaving" (finishing a record before leaving).
 	State string `json:"state"`
+	// Revoking and Assigning are the partitions a consumer member must
+	// give up and waits for while the group reconciles (KIP-848).
+	Revoking  []int `json:"revoking,omitempty"`
+	Assigning []int `json:"assigning,omitempty"`
 	// Processing is the record id the member is working on (0 if idle).
 	Processing int `json:"processing,omitempty"`
 }

@@ -289,3 +289,18 @@ func readAssets(tfs fs.FS) ([]File, error) {
 	}
 	return files, nil
 }
+
+// Build generates the site and writes it into out (see Site.WriteDir);
+// contentDir is the content folder on disk ("" for an embedded one), which
+// out must never replace. Input problems come back as an ErrorList and
+// leave out untouched.
+func Build(o Options, out, contentDir string) (*Site, error) {
+	s, err := Generate(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.WriteDir(out, contentDir); err != nil {
+		return nil, err
+	}
+	return s, nil
+}

@@ -52,12 +52,9 @@ func runBuild(o *buildOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := site.Generate(site.Options{Content: src, ContentName: contentName(o.contentDir)})
+	s, err := site.Build(site.Options{Content: src, ContentName: contentName(o.contentDir)}, o.outDir, dir)
 	if err != nil {
 		return wrapSiteErr(err)
-	}
-	if err := s.WriteDir(o.outDir, dir); err != nil {
-		return err
 	}
 	beats := 0
 	for _, f := range s.Figures {

@@ -1,0 +1,759 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// This file is the consumer-group engine: KIP-848 group coordination
+// (group epoch, target assignment, incremental reconciliation) and the
+// members' fetch, process and auto-commit loop (KafkaConsumer with
+// enable.auto.commit=true and isolation.level=read_uncommitted).
+//
+// Model, in the order a beat meets it:
+//
+//   - Membership. Members are named GROUP-N, N from 1 in joining order;
+//     the fence's initial members join at beat 0, one group-epoch bump
+//     each. The coordinator bumps the group epoch on every join, on a
+//     clean leave, when it fences a member that stopped heartbeating
+//     (session.timeout beats after the stop), and when the topic's
+//     partition count changes. The coordinator sits on no broker:
+//     heartbeats, commits and the target assignment take effect in the
+//     beat they happen (Kafka: a round trip to the coordinator broker,
+//     heartbeats every group.consumer.heartbeat.interval.ms).
+//   - Target assignment. After a bump the coordinator recomputes the target
+//     with the group's assignor (uniform by default, or range; see
+//     consumer_assignor.go), members in name order.
+//   - Reconciliation. A member gives up a partition that left its target
+//     (revoke) at its next poll — after the record it is processing — by
+//     committing its position for it and releasing it. A partition moves
+//     to its new owner only once released, and the new owner takes it from
+//     the next beat on. A stopped member releases nothing: its partitions
+//     stay owned until it is fenced, which releases them.
+//   - Start offset. A new owner starts at the group's committed offset, or
+//     by auto.offset.reset when there is none: latest is the partition's
+//     high watermark at that moment (ListOffsets(LATEST), answered at
+//     once), earliest is offset 0.
+//   - Fetch. A member fetches each partition it owns from the partition's
+//     current leader: the request takes a beat to reach the leader and the
+//     response one beat back. The leader answers with every record from the
+//     fetch offset up to its high watermark (read_uncommitted), nothing at
+//     or above it; NOT_LEADER_OR_FOLLOWER when it no longer leads;
+//     OFFSET_OUT_OF_RANGE past its log end offset, after which the member
+//     resets its position by auto.offset.reset. A member fetches a
+//     partition again once it has handed out every record it fetched; a
+//     request that found its broker down is known lost two beats after it
+//     was sent, and sent again.
+//   - Poll and process. A member that is not busy polls: it first revokes
+//     what it must give up, then auto-commits its position for every
+//     partition it owns when auto.commit.interval beats have passed since
+//     its last commit, then takes the next fetched record (partitions in
+//     turn) and spends `processing` beats on it. Its position — the next
+//     offset poll hands out — moves past the record when it takes it, so a
+//     commit made while not busy covers finished records only. A record
+//     the group has handed out before (its offset is below the highest the
+//     group reached on that partition) is marked reprocessed.
+//   - Leave and stop. A leaving member finishes its record, commits its
+//     position for everything it owns, releases it and leaves. A stopped
+//     member does nothing at all: no heartbeat, fetch, processing or
+//     commit.
+
+// Member states, as the trace spells them (Member.State).
+const (
+	memberStateActive    = "active"    // owns exactly its target
+	memberStateRevoking  = "revoking"  // owns partitions that left its target
+	memberStateAssigning = "assigning" // waits for partitions another member still owns
+	memberStateLeaving   = "leaving"   // finishing its record before it leaves
+	memberStateStopped   = "stopped"   // no heartbeats; not yet fenced
+)
+
+// consumerGroup is one consumer group: the coordinator's state (group
+// epoch, members, committed offsets — ConsumerGroup and the
+// __consumer_offsets records of GroupCoordinator) and its members.
+type consumerGroup struct {
+	cfg *ConsumerGroupConfig
+	// epoch is the group epoch; dirty says the target assignment must be
+	// recomputed at the coordinator's next turn.
+	epoch int
+	dirty bool
+	// joined counts the members that ever joined (the next is GROUP-joined+1).
+	joined int
+	// members are the current members in joining order, which is name
+	// order.
+	members []*consumerMember
+	// parts is the group's view of each partition, index = partition id.
+	parts []consumerPart
+}
+
+// consumerPart is one partition as a consumer group sees it.
+type consumerPart struct {
+	// owner is the member that owns the partition, nil when none.
+	owner *consumerMember
+	// committed is the group's committed offset (the next offset to read),
+	// −1 when none.
+	committed int64
+	// releasedAt is the beat the partition was last released; a new owner
+	// may take it from the next beat on.
+	releasedAt int
+	// reached is one past the highest offset the group has handed out.
+	reached int64
+	// reprocessed lists the offsets handed out more than once, ascending.
+	// It only grows; recorded beats share it up to its length then.
+	reprocessed []int64
+}
+
+// consumerMember is one member: its heartbeat state, target and owned
+// partitions, and the consumer's fetch state per owned partition
+// (SubscriptionState and the fetch buffer).
+type consumerMember struct {
+	name      string
+	state     string // memberStateLeaving, memberStateStopped, or "" (heartbeating)
+	stoppedAt int
+	// target is the member's part of the target assignment, owned the
+	// partitions it holds; both sorted.
+	target, owned []int
+	// fetch holds the fetch state of each owned partition, index =
+	// partition id (nil when not owned).
+	fetch []*consumerFetch
+	// busy is the record being processed until doneAt (rec 0 when none).
+	busy   bufferedRecord
+	doneAt int
+	// lastCommit is the beat of the member's last auto-commit (or join).
+	lastCommit int
+	// turn is the partition the member last took a record from, for taking
+	// from partitions in turn.
+	turn int
+}
+
+// consumerFetch is a member's state for one owned partition.
+type consumerFetch struct {
+	// position is the next offset poll hands out; fetchOffset the next
+	// offset to fetch (position plus what is buffered).
+	position, fetchOffset int64
+	buffer                []bufferedRecord
+	// outstanding is true while a fetch of session id awaits its answer,
+	// sent at sentAt.
+	outstanding bool
+	sentAt, id  int
+}
+
+// bufferedRecord is a fetched record: its partition, offset and id.
+type bufferedRecord struct {
+	part   int
+	offset int64
+	rec    int
+}
+
+// Consumer fetch errors (Kafka's Errors enum).
+const errOffsetOutOfRange = "OFFSET_OUT_OF_RANGE"
+
+// initConsumerGroups creates the consumer groups of the scenario; their
+// initial members join at beat 0 and own their target at once.
+func (e *engine) initConsumerGroups() {
+	for i := range e.sc.ConsumerGroups {
+		cfg := &e.sc.ConsumerGroups[i]
+		g := &consumerGroup{cfg: cfg}
+		e.groups.consumer = append(e.groups.consumer, g)
+		g.syncPartitions(e)
+		for j := 0; j < cfg.Members; j++ {
+			g.join(e)
+		}
+		g.coordinate(e)
+		for _, m := range g.members {
+			g.acquire(e, m)
+		}
+	}
+}
+
+// consumerGroupNamed returns the consumer group with id, or nil.
+func (e *engine) consumerGroupNamed(id string) *consumerGroup {
+	for _, g := range e.groups.consumer {
+		if g.cfg.ID == id {
+			return g
+		}
+	}
+	return nil
+}
+
+// member returns the current member called name, or nil.
+func (g *consumerGroup) member(name string) *consumerMember {
+	for _, m := range g.members {
+		if m.name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// applyConsumerEvent applies a join, leave or stop of a consumer group
+// (step 1) and reports whether ev concerned one.
+func (e *engine) applyConsumerEvent(ev TimelineEvent) bool {
+	g := e.consumerGroupNamed(ev.Group)
+	if g == nil {
+		return false
+	}
+	switch ev.Kind {
+	case EventJoin:
+		g.join(e)
+	case EventLeave:
+		if m := g.member(ev.Member); m != nil && m.state == "" {
+			m.state = memberStateLeaving
+			if m.busy.rec != 0 && m.doneAt > e.now {
+				e.emit(Event{Kind: "consumer-leaving", Partition: -1, Group: g.cfg.ID, Member: m.name, Record: m.busy.rec})
+			}
+		}
+	case EventStop:
+		if m := g.member(ev.Member); m != nil && m.state != memberStateStopped {
+			m.state, m.stoppedAt = memberStateStopped, e.now
+			m.busy = bufferedRecord{}
+			e.emit(Event{Kind: "consumer-stop", Partition: -1, Group: g.cfg.ID, Member: m.name})
+		}
+	}
+	return true
+}
+
+// joinConsumer adds member GROUP-(N+1) and bumps the group epoch.
+func (g *consumerGroup) join(e *engine) {
+	g.joined++
+	m := &consumerMember{name: g.cfg.ID + "-" + strconv.Itoa(g.joined), lastCommit: e.now, turn: -1}
+	g.members = append(g.members, m)
+	g.bump()
+	e.emit(Event{Kind: "consumer-join", Partition: -1, Group: g.cfg.ID, Member: m.name, Epoch: g.epoch})
+}
+
+// bump raises the group epoch and asks for a new target assignment.
+func (g *consumerGroup) bump() {
+	g.epoch++
+	g.dirty = true
+}
+
+// syncPartitions grows the group's partition list to the topic's
+// partition count and reports whether it grew.
+func (g *consumerGroup) syncPartitions(e *engine) bool {
+	grew := false
+	for len(g.parts) < len(e.parts) {
+		g.parts = append(g.parts, consumerPart{committed: -1, releasedAt: never})
+		grew = true
+	}
+	return grew
+}
+
+// stepConsumerGroups is the consumer-group half of step 5: each group's
+// coordinator acts (partition count, fencing, departures, target), then
+// each member in name order.
+func (e *engine) stepConsumerGroups() {
+	for _, g := range e.groups.consumer {
+		if n := len(g.parts); g.syncPartitions(e) {
+			g.bump()
+			e.emit(Event{Kind: "consumer-partitions", Partition: -1, Group: g.cfg.ID, Offset: int64(n),
+				Value: int64(len(g.parts)), Epoch: g.epoch})
+		}
+		for _, m := range slices.Clone(g.members) {
+			switch {
+			case m.state == memberStateStopped && e.now >= m.stoppedAt+g.cfg.SessionTimeout:
+				g.remove(m)
+				g.bump()
+				e.emit(Event{Kind: "consumer-fence", Partition: -1, Group: g.cfg.ID, Member: m.name,
+					Value: int64(g.cfg.SessionTimeout), Epoch: g.epoch})
+				g.releaseAll(e, m, false)
+			case m.state == memberStateLeaving && e.now >= m.doneAt:
+				m.busy = bufferedRecord{}
+				g.releaseAll(e, m, true)
+				g.remove(m)
+				g.bump()
+				e.emit(Event{Kind: "consumer-leave", Partition: -1, Group: g.cfg.ID, Member: m.name, Epoch: g.epoch})
+			}
+		}
+		g.coordinate(e)
+		for _, m := range g.members {
+			g.stepMember(e, m)
+		}
+	}
+}
+
+// remove drops m from the member list.
+func (g *consumerGroup) remove(m *consumerMember) {
+	g.members = slices.DeleteFunc(g.members, func(x *consumerMember) bool { return x == m })
+}
+
+// coordinate recomputes the target assignment if the group epoch moved
+// since the last computation, and announces it.
+func (g *consumerGroup) coordinate(e *engine) {
+	if !g.dirty {
+		return
+	}
+	g.dirty = false
+	var next [][]int
+	if g.cfg.Assignor == "range" {
+		next = assignRange(len(g.members), len(g.parts))
+	} else {
+		cur := make([][]int, len(g.members))
+		for i, m := range g.members {
+			cur[i] = m.target
+		}
+		next = assignUniform(cur, len(g.parts))
+	}
+	var words []string
+	for i, m := range g.members {
+		m.target = next[i]
+		words = append(words, m.name+" "+partList(m.target))
+	}
+	detail := "no members"
+	if len(words) > 0 {
+		detail = strings.Join(words, ", ")
+	}
+	e.emit(Event{Kind: "consumer-target", Partition: -1, Group: g.cfg.ID, Epoch: g.epoch, Detail: detail})
+}
+
+// stepMember runs one member's turn: finish its record when due; when not
+// busy, revoke, auto-commit and take the next record; take partitions its
+// target gives it that are free; and fetch.
+func (g *consumerGroup) stepMember(e *engine, m *consumerMember) {
+	if m.state == memberStateStopped {
+		return
+	}
+	if m.busy.rec != 0 && e.now >= m.doneAt {
+		m.busy = bufferedRecord{}
+	}
+	if m.state == memberStateLeaving {
+		return // it leaves once its record is done (stepConsumerGroups)
+	}
+	if m.busy.rec == 0 {
+		for _, p := range slices.Clone(m.owned) {
+			if !slices.Contains(m.target, p) {
+				g.commit(e, m, p, "revoke")
+				g.release(e, m, p)
+			}
+		}
+		if e.now-m.lastCommit >= g.cfg.AutoCommitInterval {
+			m.lastCommit = e.now
+			for _, p := range m.owned {
+				g.commit(e, m, p, "auto")
+			}
+		}
+		g.takeNext(e, m)
+	}
+	g.acquire(e, m)
+	for _, p := range m.owned {
+		g.maybeFetch(e, m, p)
+	}
+}
+
+// takeNext hands the member its next fetched record, partitions in turn
+// after the last one used, and keeps it busy for `processing` beats.
+func (g *consumerGroup) takeNext(e *engine, m *consumerMember) {
+	if len(m.owned) == 0 {
+		return
+	}
+	start := 0
+	for i, p := range m.owned {
+		if p > m.turn {
+			start = i
+			break
+		}
+	}
+	for k := range m.owned {
+		p := m.owned[(start+k)%len(m.owned)]
+		f := m.fetch[p]
+		if len(f.buffer) == 0 {
+			continue
+		}
+		r := f.buffer[0]
+		f.buffer = f.buffer[1:]
+		f.position = r.offset + 1
+		m.busy, m.doneAt, m.turn = r, e.now+g.cfg.Processing, p
+		gp := &g.parts[p]
+		again := r.offset < gp.reached
+		if again && !slices.Contains(gp.reprocessed, r.offset) {
+			gp.reprocessed = append(gp.reprocessed, r.offset)
+			slices.Sort(gp.reprocessed)
+		}
+		gp.reached = max(gp.reached, r.offset+1)
+		ev := Event{Kind: "consumer-process", Partition: p, Group: g.cfg.ID, Member: m.name, Offset: r.offset, Record: r.rec}
+		if again {
+			ev.Detail = "again"
+		}
+		e.emit(ev)
+		return
+	}
+}
+
+// commit stores the member's position for p as the group's committed
+// offset (OffsetCommit) and says so when it changes; why is "auto",
+// "revoke" or "leave".
+func (g *consumerGroup) commit(e *engine, m *consumerMember, p int, why string) {
+	f := m.fetch[p]
+	gp := &g.parts[p]
+	if f == nil || f.position == gp.committed {
+		return
+	}
+	gp.committed = f.position
+	e.emit(Event{Kind: "consumer-commit", Partition: p, Group: g.cfg.ID, Member: m.name, Offset: f.position, Detail: why})
+}
+
+// release gives up m's ownership of p; a new owner may take it from the
+// next beat.
+func (g *consumerGroup) release(e *engine, m *consumerMember, p int) {
+	m.owned = slices.DeleteFunc(slices.Clone(m.owned), func(x int) bool { return x == p })
+	m.fetch[p] = nil
+	gp := &g.parts[p]
+	gp.owner = nil
+	gp.releasedAt = e.now
+	e.emit(Event{Kind: "consumer-release", Partition: p, Group: g.cfg.ID, Member: m.name})
+}
+
+// releaseAll releases everything m owns, committing first when commit is
+// set (a clean leave; a fenced member commits nothing).
+func (g *consumerGroup) releaseAll(e *engine, m *consumerMember, commit bool) {
+	for _, p := range slices.Clone(m.owned) {
+		if commit {
+			g.commit(e, m, p, "leave")
+		}
+		g.release(e, m, p)
+	}
+}
+
+// acquire gives m every partition of its target that no member owns and
+// that was not released this beat, starting at the committed offset or by
+// auto.offset.reset.
+func (g *consumerGroup) acquire(e *engine, m *consumerMember) {
+	for _, p := range m.target {
+		gp := &g.parts[p]
+		if gp.owner != nil || gp.releasedAt >= e.now || slices.Contains(m.owned, p) {
+			continue
+		}
+		gp.owner = m
+		m.owned = append(slices.Clone(m.owned), p)
+		slices.Sort(m.owned)
+		for len(m.fetch) <= p {
+			m.fetch = append(m.fetch, nil)
+		}
+		start, how := gp.committed, "committed offset"
+		if start < 0 {
+			start, how = g.resetOffset(e, p)
+		}
+		m.fetch[p] = &consumerFetch{position: start, fetchOffset: start}
+		e.emit(Event{Kind: "consumer-assign", Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start, Detail: how})
+	}
+}
+
+// resetOffset applies auto.offset.reset for p: latest is the partition's
+// high watermark now, earliest offset 0. It returns the offset and words
+// saying why.
+func (g *consumerGroup) resetOffset(e *engine, p int) (int64, string) {
+	if g.cfg.AutoOffsetReset == "earliest" {
+		return 0, "auto.offset.reset=earliest"
+	}
+	return e.parts[p].hw, "auto.offset.reset=latest, the high watermark"
+}
+
+// maybeFetch sends m's fetch for p to the partition's leader when it has
+// handed out everything fetched and no fetch is outstanding. A request
+// whose broker was down is known lost two beats after it was sent.
+func (g *consumerGroup) maybeFetch(e *engine, m *consumerMember, p int) {
+	f := m.fetch[p]
+	if f.outstanding && e.now >= f.sentAt+2 {
+		f.outstanding = false
+	}
+	leader := e.parts[p].leader
+	if f.outstanding || len(f.buffer) > 0 || leader == 0 {
+		return
+	}
+	f.outstanding, f.sentAt = true, e.now
+	f.id++
+	e.send(message{kind: msgGroup, from: 0, to: leader, part: p, group: g.cfg.ID, member: m.name,
+		offset: f.fetchOffset, fetchID: f.id})
+}
+
+// handleConsumerMessage handles a consumer fetch (at a broker, to ≠ 0) or
+// its response (at the member, to = 0) and reports whether m belonged to a
+// consumer group.
+func (e *engine) handleConsumerMessage(m *message) bool {
+	g := e.consumerGroupNamed(m.group)
+	if g == nil {
+		return false
+	}
+	if m.to != 0 {
+		e.handleConsumerFetch(m)
+	} else {
+		e.handleConsumerFetchResponse(g, m)
+	}
+	return true
+}
+
+// handleConsumerFetch is the leader's side of a consumer fetch
+// (Partition.fetchRecords with isolation.level=read_uncommitted): every
+// record from the fetch offset up to the high watermark, none at or above
+// it.
+func (e *engine) handleConsumerFetch(m *message) {
+	p := e.parts[m.part]
+	reply := message{kind: msgGroup, from: m.to, to: 0, part: m.part, group: m.group, member: m.member,
+		offset: m.offset, fetchID: m.fetchID}
+	switch {
+	case p.leader != m.to:
+		reply.errCode = errNotLeaderOrFollower
+	case m.offset > p.reps[p.leader].leo():
+		reply.errCode = errOffsetOutOfRange
+		reply.leo = p.reps[p.leader].leo()
+	default:
+		reply.hw = p.hw
+		if m.offset < p.hw {
+			reply.entries = p.reps[p.leader].log[m.offset:p.hw:p.hw]
+		}
+	}
+	e.send(reply)
+}
+
+// handleConsumerFetchResponse buffers the fetched records at the member,
+// or resets its position after OFFSET_OUT_OF_RANGE. Answers to a fetch the
+// member no longer waits for are ignored.
+func (e *engine) handleConsumerFetchResponse(g *consumerGroup, msg *message) {
+	m := g.member(msg.member)
+	if m == nil || m.state == memberStateStopped || msg.part >= len(m.fetch) || m.fetch[msg.part] == nil {
+		return
+	}
+	f := m.fetch[msg.part]
+	if !f.outstanding || f.id != msg.fetchID {
+		return
+	}
+	f.outstanding = false
+	switch msg.errCode {
+	case errNone:
+		for i, en := range msg.entries {
+			f.buffer = append(f.buffer, bufferedRecord{part: msg.part, offset: msg.offset + int64(i), rec: en.Record})
+		}
+		f.fetchOffset += int64(len(msg.entries))
+		if len(msg.entries) > 0 {
+			e.emit(Event{Kind: "consumer-fetch", Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
+				Offset: msg.offset, Value: int64(len(msg.entries)), Epoch: int(msg.hw)})
+		}
+	case errOffsetOutOfRange:
+		off, how := g.resetOffset(e, msg.part)
+		f.position, f.fetchOffset, f.buffer = off, off, nil
+		e.emit(Event{Kind: "consumer-reset", Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
+			Offset: msg.offset, Value: off, Epoch: int(msg.leo), Detail: how})
+	}
+}
+
+// recordConsumerGroups returns the consumer groups' state for the beat
+// being recorded, in fence order.
+func (e *engine) recordConsumerGroups() []Group {
+	out := make([]Group, 0, len(e.groups.consumer))
+	for _, g := range e.groups.consumer {
+		rg := Group{Group: g.cfg.ID, Type: "consumer", GroupEpoch: g.epoch,
+			Members: make([]Member, len(g.members)), Partitions: make([]GroupPartition, len(g.parts))}
+		for i, m := range g.members {
+			rm := Member{Member: m.name, Partitions: slices.Clone(m.owned), State: memberStateActive}
+			if rm.Partitions == nil {
+				rm.Partitions = []int{}
+			}
+			for _, p := range m.owned {
+				if !slices.Contains(m.target, p) {
+					rm.Revoking = append(rm.Revoking, p)
+				}
+			}
+			for _, p := range m.target {
+				if !slices.Contains(m.owned, p) {
+					rm.Assigning = append(rm.Assigning, p)
+				}
+			}
+			switch {
+			case m.state != "":
+				rm.State = m.state
+			case len(rm.Revoking) > 0:
+				rm.State = memberStateRevoking
+			case len(rm.Assigning) > 0:
+				rm.State = memberStateAssigning
+			}
+			if m.busy.rec != 0 && m.doneAt > e.now {
+				rm.Processing = m.busy.rec
+			}
+			rg.Members[i] = rm
+		}
+		for p := range g.parts {
+			gp := &g.parts[p]
+			rp := GroupPartition{Partition: p, Position: -1, Committed: gp.committed,
+				Reprocessed: gp.reprocessed[:len(gp.reprocessed):len(gp.reprocessed)]}
+			if gp.owner != nil {
+				rp.Owner = gp.owner.name
+				rp.Position = gp.owner.fetch[p].position
+			}
+			rg.Partitions[p] = rp
+		}
+		out = append(out, rg)
+	}
+	return out
+}
+
+// partList writes partitions as "[p0 p2]".
+func partList(ps []int) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = "p" + strconv.Itoa(p)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+// describeConsumer words the consumer-group events; ok is false for
+// other kinds.
+func describeConsumer(e Event) (s string, ok bool) {
+	p := "p" + strconv.Itoa(e.Partition)
+	off := strconv.FormatInt(e.Offset, 10)
+	switch e.Kind {
+	case "consumer-join":
+		return fmt.Sprintf("%s joined group %s (group epoch %d)", e.Member, e.Group, e.Epoch), true
+	case "consumer-leaving":
+		return e.Member + " is leaving group " + e.Group + " once it has processed record " + strconv.Itoa(e.Record), true
+	case "consumer-leave":
+		return fmt.Sprintf("%s left group %s (group epoch %d)", e.Member, e.Group, e.Epoch), true
+	case "consumer-stop":
+		return e.Member + " stopped without leaving: no more heartbeats, fetches or commits", true
+	case "consumer-fence":
+		return fmt.Sprintf("group %s fenced %s: no heartbeat for %s (session.timeout) (group epoch %d)",
+			e.Group, e.Member, plural(e.Value, "beat"), e.Epoch), true
+	case "consumer-partitions":
+		return fmt.Sprintf("group %s sees %d partitions instead of %d (group epoch %d)", e.Group, e.Value, e.Offset, e.Epoch), true
+	case "consumer-target":
+		return fmt.Sprintf("group %s target assignment for epoch %d: %s", e.Group, e.Epoch, e.Detail), true
+	case "consumer-release":
+		return e.Member + " released " + p, true
+	case "consumer-assign":
+		return e.Member + " owns " + p + ", starting at offset " + off + " (" + e.Detail + ")", true
+	case "consumer-commit":
+		why := map[string]string{"auto": "auto-commit", "revoke": "before releasing it", "leave": "before leaving"}[e.Detail]
+		return e.Member + " committed " + p + " offset " + off + " (" + why + ")", true
+	case "consumer-fetch":
+		what := "offset " + off
+		if e.Value > 1 {
+			what = "offsets " + off + "–" + strconv.FormatInt(e.Offset+e.Value-1, 10)
+		}
+		return fmt.Sprintf("%s fetched %s %s from broker %d (high watermark %d)", e.Member, p, what, e.Broker, e.Epoch), true
+	case "consumer-process":
+		s := e.Member + " processes " + p + " offset " + off + " (record " + strconv.Itoa(e.Record) + ")"
+		if e.Detail == "again" {
+			s += " again: the group processed it before"
+		}
+		return s, true
+	case "consumer-reset":
+		return fmt.Sprintf("%s: %s offset %s is past broker %d's log end offset %d (OFFSET_OUT_OF_RANGE); reset to %d (%s)",
+			e.Member, p, off, e.Broker, e.Epoch, e.Value, e.Detail), true
+	}
+	return "", false
+}
+
+// init teaches Check the consumer-group expect fields: owner (a member
+// name, "" for none), position and committed (offsets, −1 for none).
+func init() {
+	expectFields["owner"] = groupPartitionField(func(gp *GroupPartition) string { return gp.Owner })
+	expectFields["position"] = groupPartitionField(func(gp *GroupPartition) string { return strconv.FormatInt(gp.Position, 10) })
+	expectFields["committed"] = groupPartitionField(func(gp *GroupPartition) string { return strconv.FormatInt(gp.Committed, 10) })
+}
+
+// groupPartitionField makes a getter for a field of a consumer group's
+// partition at a beat.
+func groupPartitionField(f func(gp *GroupPartition) string) fieldGetter {
+	return func(t *Trace, ex *Expectation) (string, bool) {
+		if _, why := beatPartition(t, ex.At, ex.Partition); why != "" {
+			return why, false
+		}
+		for _, g := range t.Beats[ex.At].Groups {
+			if g.Group != ex.Group || g.Type != "consumer" {
+				continue
+			}
+			for i := range g.Partitions {
+				if g.Partitions[i].Partition == ex.Partition {
+					return f(&g.Partitions[i]), true
+				}
+			}
+			return fmt.Sprintf("group %s does not see partition %d at beat %d", ex.Group, ex.Partition, ex.At), false
+		}
+		return fmt.Sprintf("there is no consumer group %q", ex.Group), false
+	}
+}
+
+// checkConsumerInvariants checks the consumer-group properties of every
+// beat of t and reports each breach through bad:
+//
+//   - a partition has at most one owner: it is in at most one member's
+//     partitions, and the partition's owner is that member;
+//   - once a group has reconciled (no member revoking, assigning, leaving
+//     or stopped) and has a member, every partition has an owner, and every
+//     member owns what the assignor's quota allows (counts differ by at
+//     most one);
+//   - a group's committed offset never decreases, except after an
+//     OFFSET_OUT_OF_RANGE reset of that partition, which may move it back;
+//   - a member processes only records below the high watermark the
+//     partition had reached by then.
+//
+// Position and committed offset at most the high watermark are checked
+// with the other group fields in CheckInvariants.
+func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ...any)) {
+	type key struct {
+		group string
+		part  int
+	}
+	last := map[key]int64{}
+	var maxHW []int64
+	for bi := range t.Beats {
+		b := &t.Beats[bi]
+		for _, p := range b.Partitions {
+			for len(maxHW) <= p.Partition {
+				maxHW = append(maxHW, 0)
+			}
+			maxHW[p.Partition] = max(maxHW[p.Partition], p.HighWatermark)
+		}
+		for _, ev := range b.Happened {
+			switch ev.Kind {
+			case "consumer-reset":
+				delete(last, key{ev.Group, ev.Partition})
+			case "consumer-process":
+				if ev.Partition >= len(maxHW) || ev.Offset >= maxHW[ev.Partition] {
+					bad(b.Beat, "%s processed p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
+				}
+			}
+		}
+		for gi := range b.Groups {
+			g := &b.Groups[gi]
+			if g.Type != "consumer" {
+				continue
+			}
+			owners := map[int]string{}
+			settled := len(g.Members) > 0
+			least, most := -1, -1
+			for _, m := range g.Members {
+				if m.State != memberStateActive {
+					settled = false
+				}
+				n := len(m.Partitions)
+				if least < 0 || n < least {
+					least = n
+				}
+				most = max(most, n)
+				for _, p := range m.Partitions {
+					if o, dup := owners[p]; dup {
+						bad(b.Beat, "group %s p%d owned by both %s and %s", g.Group, p, o, m.Member)
+					}
+					owners[p] = m.Member
+				}
+			}
+			for _, gp := range g.Partitions {
+				if gp.Owner != owners[gp.Partition] {
+					bad(b.Beat, "group %s p%d owner %q but member list says %q", g.Group, gp.Partition, gp.Owner, owners[gp.Partition])
+				}
+				if settled && gp.Owner == "" {
+					bad(b.Beat, "group %s reconciled but p%d has no owner", g.Group, gp.Partition)
+				}
+				k := key{g.Group, gp.Partition}
+				if prev, ok := last[k]; ok && gp.Committed < prev {
+					bad(b.Beat, "group %s p%d committed offset fell from %d to %d", g.Group, gp.Partition, prev, gp.Committed)
+				}
+				last[k] = gp.Committed
+			}
+			if settled && most-least > 1 {
+				bad(b.Beat, "group %s reconciled but members own between %d and %d partitions", g.Group, least, most)
+			}
+		}
+	}
+}
