@@ -348,15 +348,18 @@ func TestBrowserShots(t *testing.T) {
 		t.Skip("no -shots folder given")
 	}
 	var figs [][]byte
+	var ids []string
 	for _, nt := range append(guideTraces(t), testdataTraces(t)...) {
-		f, err := Figure(nt.t, Options{ID: safeID(nt.name)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		figs = append(figs, f)
+		id := safeID(nt.name)
+		figs = append(figs, mustFigure(t, nt.t, id))
+		ids = append(ids, id)
 	}
 	figs = append(figs, mustFigure(t, groupsTrace(), "groups"))
+	ids = append(ids, "groups")
 	srv := testPage(t, figs...)
+	if err := os.MkdirAll(*shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, sz := range []struct {
 		name string
 		w, h int
@@ -364,15 +367,14 @@ func TestBrowserShots(t *testing.T) {
 		for _, scheme := range []string{"light", "dark"} {
 			ctx, checkErrors := browser(t, sz.w, sz.h)
 			run(t, ctx, emulateScheme(scheme), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
-			buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll(*shots, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(*shots, sz.name+"-"+scheme+".jpg"), buf, 0o644); err != nil {
-				t.Fatal(err)
+			for _, id := range ids {
+				buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+id)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(*shots, id+"-"+sz.name+"-"+scheme+".png"), buf, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			checkErrors()
 		}

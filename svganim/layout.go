@@ -213,7 +213,8 @@ const (
 	cellH      = 24
 	laneGap    = 8
 	memberH    = 22
-	groupHeadH = 22
+	groupHeadH = 38
+	rowGap     = 6 // between two partition rows
 	minCellW   = 8
 	maxCellW   = 26
 	logBudget  = 720 // the width a log may take before cells narrow
@@ -232,8 +233,9 @@ type Layout struct {
 	Rail  Box
 	Zones []Zone
 	// CellW is the width of one offset cell in every log (cells are cellH
-	// high); offset o of a row starts at Row.CellsX + o*CellW.
-	CellW int
+	// high); offset o of a row starts at Row.CellsX + o*CellW. LogW is
+	// the width of the longest log, MaxLog*CellW.
+	CellW, LogW int
 	// Lanes holds one lane per broker, top to bottom in id order.
 	Lanes []Lane
 	// Groups holds one lane per consumer or share group.
@@ -301,6 +303,7 @@ func NewLayout(tp Topology) Layout {
 	if l.CellW < minCellW {
 		l.CellW = minCellW
 	}
+	l.LogW = maxLog * l.CellW
 	cellsX := pad + laneLabelW + rowLabelW
 	// The log end offset can equal maxLog, so its mark stands one cell
 	// past the last; its label needs half a label's width more.
@@ -354,9 +357,9 @@ func NewLayout(tp Topology) Layout {
 				CellsX:    cellsX,
 				CellsY:    ry + markH,
 			})
-			ry += rowH
+			ry += rowH + rowGap
 		}
-		h := ry - top + 4
+		h := ry - top - rowGap + 4
 		if h < 2*counterH+8 {
 			h = 2*counterH + 8
 		}
@@ -382,7 +385,7 @@ func NewLayout(tp Topology) Layout {
 				CellsX:    cellsX,
 				CellsY:    ry + markH,
 			})
-			ry += rowH
+			ry += rowH + rowGap
 		}
 		gl.Box = Box{X: pad, Y: top, W: 0, H: ry - top + 4}
 		l.Groups = append(l.Groups, gl)

@@ -87,3 +87,10 @@ func testdataTraces(t testing.TB) []namedTrace {
 	}
 	return out
 }
+
+// allTraces is every trace the tests draw: hand-told, guide, testdata.
+func allTraces(t testing.TB) []namedTrace {
+	out := []namedTrace{{"hand-acks-one-loss", acksOneLoss()}, {"hand-groups", groupsTrace()}}
+	out = append(out, guideTraces(t)...)
+	return append(out, testdataTraces(t)...)
+}

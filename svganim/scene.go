@@ -432,6 +432,9 @@ func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row 
 		x: row.Box.X, y: row.CellsY, w: rowLabelW - 4, h: cellH, text: [3]string{"p" + pid, owner},
 		title: "partition " + pid + " as group " + group + " sees it: " + owner})
 	cw := s.l.CellW
+	add(mark{id: "ax-" + id, layer: layerBand, shape: shCell, cls: "kf-axis",
+		x: row.CellsX, y: row.CellsY, w: s.l.LogW, h: cellH,
+		title: "offsets of p" + pid + ", aligned with the broker lanes' logs above"})
 	for _, o := range gp.Reprocessed {
 		add(mark{id: "rp-" + id + "-" + itoa64(o), layer: layerCell, shape: shBox, cls: "kf-again",
 			x: row.CellsX + int(o)*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{"2×"},
@@ -458,6 +461,9 @@ func (s *scene) drawSharePartition(group string, gp *sim.GroupPartition, row Row
 		x: row.Box.X, y: row.CellsY, w: rowLabelW - 4, h: cellH, text: [3]string{"p" + pid, "share"},
 		title: "partition " + pid + " as share group " + group + " sees it"})
 	cw := s.l.CellW
+	add(mark{id: "ax-" + id, layer: layerBand, shape: shCell, cls: "kf-axis",
+		x: row.CellsX, y: row.CellsY, w: s.l.LogW, h: cellH,
+		title: "offsets of p" + pid + ", aligned with the broker lanes' logs above"})
 	for _, r := range gp.Records {
 		st := safeID(r.State)
 		holder := ""
