@@ -80,6 +80,9 @@ func describe(e Event) string {
 	if s, ok := describeConsumer(e); ok {
 		return s
 	}
+	if s, ok := describeShare(e); ok {
+		return s
+	}
 	var s strings.Builder
 	s.WriteString(e.Kind)
 	if e.Detail != "" {

@@ -58,6 +58,9 @@ func TestGolden(t *testing.T) {
 			if out, ok := consumerDirective(t, d, tr); ok {
 				return out
 			}
+			if out, ok := shareDirective(t, d, tr); ok {
+				return out
+			}
 			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
 			return ""
 		})

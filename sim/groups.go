@@ -9,6 +9,8 @@ package sim
 type groupsState struct {
 	// consumer holds the consumer groups in fence order (consumer.go).
 	consumer []*consumerGroup
+	// share holds the share groups (share.go).
+	share shareState
 }
 
 // noGroups is the shared, never-modified empty group list.
@@ -18,11 +20,15 @@ var noGroups = []Group{}
 // beat 0).
 func (e *engine) initGroups() {
 	e.initConsumerGroups()
+	e.initShareGroups()
 }
 
 // applyGroupEvent applies a join, leave or stop timeline event (step 1).
 func (e *engine) applyGroupEvent(ev TimelineEvent) {
 	if e.applyConsumerEvent(ev) {
+		return
+	}
+	if e.applyShareEvent(ev) {
 		return
 	}
 }
@@ -33,18 +39,23 @@ func (e *engine) handleGroupMessage(m *message) {
 	if e.handleConsumerMessage(m) {
 		return
 	}
+	if e.handleShareMessage(m) {
+		return
+	}
 }
 
 // stepGroups lets consumers poll and commit and share members acquire,
 // process and acknowledge (step 5, after the producer and followers).
 func (e *engine) stepGroups() {
 	e.stepConsumerGroups()
+	e.stepShareGroups()
 }
 
 // recordGroups returns the groups' state for the beat being recorded
 // (step 6): consumer groups then share groups, each in fence order.
 func (e *engine) recordGroups() []Group {
 	gs := e.recordConsumerGroups()
+	gs = append(gs, e.recordShareGroups()...)
 	if len(gs) == 0 {
 		return noGroups
 	}

@@ -23,7 +23,9 @@ import "fmt"
 //     never pass the highest high watermark the partition has had;
 //   - consumer groups: one owner per partition, every partition owned
 //     and the quotas balanced once reconciled, committed offsets never
-//     fall (checkConsumerInvariants in consumer.go).
+//     fall (checkConsumerInvariants in consumer.go);
+//   - share groups: the window, record states, holders and delivery
+//     counts follow KIP-932 (checkShareInvariants in share.go).
 func CheckInvariants(sc *Scenario, t *Trace) []string {
 	var out []string
 	bad := func(beat int, format string, args ...any) {
@@ -122,6 +124,7 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 		}
 	}
 	checkConsumerInvariants(t, bad)
+	checkShareInvariants(sc, t, bad)
 	if sc.Producer.Acks == AcksAll {
 		for _, r := range t.Records {
 			if r.Outcome == OutcomeL {

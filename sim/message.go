@@ -63,6 +63,8 @@ type message struct {
 	// Group traffic (filled by the group engine).
 	group, member string
 	offset        int64
+	// share is a share-group request or response (share.go).
+	share *shareMsg
 }
 
 // deliver is step 3: every message sent in the previous beat is handled in

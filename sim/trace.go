@@ -179,6 +179,11 @@ type GroupPartition struct {
 	StartOffset int64
 	// Records are the in-flight share records, by offset.
 	Records []ShareRecord
+	// Finished lists every share record that has left the window (below
+	// StartOffset), in offset order, with its final state and finisher;
+	// not in the JSON (renderers keep verdict marks with it). Shared
+	// between beats; never modify it.
+	Finished []ShareRecord
 }
 
 // MarshalJSON writes the fields of a consumer-group partition
