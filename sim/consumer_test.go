@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,4 +161,124 @@ func processedReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string
 		}
 	}
 	return b.String()
+}
+
+// addRandomConsumerGroups gives a random scenario up to two consumer
+// groups with random settings, and a timeline of joins, clean leaves and
+// stops that the parser would accept (a member leaves or stops at most
+// once, after it joined).
+func addRandomConsumerGroups(r *rand.Rand, sc *sim.Scenario) {
+	for gi, n := 0, r.IntN(3); gi < n; gi++ {
+		g := sim.ConsumerGroupConfig{
+			ID:                 fmt.Sprintf("c%d", gi+1),
+			Members:            r.IntN(4),
+			AutoOffsetReset:    []string{"earliest", "latest"}[r.IntN(2)],
+			Assignor:           []string{"uniform", "range"}[r.IntN(2)],
+			AutoCommitInterval: 1 + r.IntN(8),
+			SessionTimeout:     1 + r.IntN(12),
+			Processing:         1 + r.IntN(3),
+		}
+		sc.ConsumerGroups = append(sc.ConsumerGroups, g)
+		members := g.Members
+		var live []int // member numbers that may still leave or stop
+		for i := 1; i <= members; i++ {
+			live = append(live, i)
+		}
+		beats := make([]int, r.IntN(8))
+		for i := range beats {
+			beats[i] = 1 + r.IntN(sc.Beats)
+		}
+		slices.Sort(beats)
+		for _, at := range beats {
+			ev := sim.TimelineEvent{At: at, Group: g.ID}
+			if len(live) == 0 || r.IntN(3) == 0 {
+				if members >= sim.MaxMembers {
+					continue
+				}
+				members++
+				live = append(live, members)
+				ev.Kind = sim.EventJoin
+			} else {
+				i := r.IntN(len(live))
+				ev.Member = fmt.Sprintf("%s-%d", g.ID, live[i])
+				live = slices.Delete(live, i, i+1)
+				ev.Kind = []sim.EventKind{sim.EventLeave, sim.EventStop}[r.IntN(2)]
+			}
+			sc.Timeline = append(sc.Timeline, ev)
+		}
+	}
+}
+
+// TestAssignorsBalanceAndStick checks both assignors on every member and
+// partition count up to the limits, from random current targets: every
+// partition goes to exactly one member, counts differ by at most one with
+// the larger counts first in member order, range hands out contiguous
+// ranges in order, and uniform keeps each member's current partitions up
+// to its quota.
+func TestAssignorsBalanceAndStick(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 848))
+	for members := 0; members <= sim.MaxMembers; members++ {
+		for parts := 1; parts <= sim.MaxPartitions; parts++ {
+			for trial := 0; trial < 20; trial++ {
+				// a random current target: each partition with a random
+				// member or none, over a possibly smaller partition count
+				cur := make([][]int, members)
+				for p := 0; p < parts; p++ {
+					if members > 0 && r.IntN(4) > 0 {
+						m := r.IntN(members)
+						cur[m] = append(cur[m], p)
+					}
+				}
+				for _, name := range []string{"uniform", "range"} {
+					got := sim.AssignForTest(name, cur, parts)
+					where := fmt.Sprintf("%s members=%d partitions=%d current=%v → %v", name, members, parts, cur, got)
+					seen := make([]int, parts)
+					for i, ps := range got {
+						want := parts / max(members, 1)
+						if i < parts%max(members, 1) {
+							want++
+						}
+						if len(ps) != want {
+							t.Fatalf("%s: member %d has %d partitions, want %d", where, i, len(ps), want)
+						}
+						for _, p := range ps {
+							seen[p]++
+						}
+						if !slices.IsSorted(ps) {
+							t.Fatalf("%s: member %d's list is not sorted", where, i)
+						}
+					}
+					for p, n := range seen {
+						if members > 0 && n != 1 {
+							t.Fatalf("%s: partition %d assigned %d times", where, p, n)
+						}
+					}
+					switch name {
+					case "range":
+						next := 0
+						for i, ps := range got {
+							for _, p := range ps {
+								if p != next {
+									t.Fatalf("%s: member %d's range is not the next contiguous one", where, i)
+								}
+								next++
+							}
+						}
+					case "uniform":
+						for i, ps := range got {
+							kept := 0
+							for _, p := range cur[i] {
+								if slices.Contains(ps, p) {
+									kept++
+								}
+							}
+							if want := min(len(cur[i]), len(ps)); kept != want {
+								t.Fatalf("%s: member %d kept %d of its partitions, want %d", where, i, kept, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 }

@@ -69,6 +69,7 @@ func randomScenario(seed uint64) *sim.Scenario {
 		}
 		sc.Timeline = append(sc.Timeline, ev)
 	}
+	addRandomConsumerGroups(r, sc)
 	// the engine reads the timeline in beat order, as the parser leaves it
 	for i := 1; i < len(sc.Timeline); i++ {
 		for j := i; j > 0 && sc.Timeline[j].At < sc.Timeline[j-1].At; j-- {
