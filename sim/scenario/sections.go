@@ -114,6 +114,10 @@ func (p *parser) acks(n *yaml.Node) (sim.Acks, bool) {
 			return sim.AcksAll, true
 		}
 	}
+	if isQuoted(n) && (s == "0" || s == "1" || s == "-1") {
+		p.errorf(n, "%q is quoted text, but acks is the number 0, 1 or -1, or the word all (remove the quotes)", s)
+		return 0, false
+	}
 	p.errorf(n, "%q is not a valid acks: use 0, 1 or all (-1 means all)", s)
 	return 0, false
 }

@@ -88,6 +88,9 @@ func (p *parser) integer(n *yaml.Node, name string, lo, hi int64, limit bool) (i
 // numberHint explains a few common ways of writing a number wrongly.
 func numberHint(s string) string {
 	lower := strings.ToLower(s)
+	if f := strings.Fields(s); len(f) > 1 && isDecimal(f[0]) {
+		return fmt.Sprintf(" (separate list items with commas: [%s])", strings.Join(f, ", "))
+	}
 	switch {
 	case strings.HasSuffix(lower, "ms") || strings.HasSuffix(lower, "s"):
 		if _, err := strconv.Atoi(strings.TrimRight(lower, "ms")); err == nil {
