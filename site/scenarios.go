@@ -46,11 +46,11 @@ type Cache interface {
 }
 
 // CacheKey returns the cache key of a fence: a SHA-256 over the engine
-// version, the figure's DOM id and the fence body, so a change to any of
-// them misses.
-func CacheKey(engineVersion, domID string, body []byte) string {
+// version, the page's slug (which with the fence body fixes the figure's
+// DOM id) and the fence body, so a change to any of them misses.
+func CacheKey(engineVersion, slug string, body []byte) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d:%s\x00%d:%s\x00", len(engineVersion), engineVersion, len(domID), domID)
+	fmt.Fprintf(h, "%d:%s\x00%d:%s\x00", len(engineVersion), engineVersion, len(slug), slug)
 	h.Write(body)
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -155,8 +155,6 @@ func cachedFigure(j figureJob, o *Options) *FigureResult {
 	if o.Cache == nil {
 		return computeFigure(j.page.Slug, j.fig.Body)
 	}
-	// The DOM id is only known after parsing; key on the slug instead,
-	// which with the body determines it.
 	key := CacheKey(o.EngineVersion, j.page.Slug, j.fig.Body)
 	if r, ok := o.Cache.Get(key); ok {
 		return r
