@@ -168,7 +168,8 @@ func readFig(t testing.TB, ctx context.Context, id string) figState {
 		return {at:f.querySelector('.kf-at').textContent, caption:f.querySelector('.kf-caption').textContent,
 		scrub:f.querySelector('.kf-scrub').value,
 		marks:Array.from(f.querySelectorAll('.kf-svg > g')).map(function(g){
-			return g.getAttribute('class')+'|'+g.getAttribute('transform')+'|'+g.querySelector('title').textContent+'|'+
+			var r=g.querySelector('rect');
+			return g.getAttribute('class')+'|'+g.getAttribute('transform')+'|'+(r?r.getAttribute('width'):'')+'|'+g.querySelector('title').textContent+'|'+
 			Array.from(g.querySelectorAll('text')).map(function(x){return x.textContent}).join('|')})}})()`)
 }
 
@@ -183,7 +184,11 @@ func wantMarks(u *union, bi int) []string {
 		for k := 0; k < textCount[m.shape]; k++ {
 			texts = append(texts, m.text[k])
 		}
-		out[i] = classOf(m, !u.here[bi][i]) + "|translate(" + itoa(m.x) + "," + itoa(m.y) + ")|" + m.title + "|" + strings.Join(texts, "|")
+		w := ""
+		if m.shape != shLabel && m.shape != shTickUp && m.shape != shTickDown {
+			w = itoa(m.w)
+		}
+		out[i] = classOf(m, !u.here[bi][i]) + "|translate(" + itoa(m.x) + "," + itoa(m.y) + ")|" + w + "|" + m.title + "|" + strings.Join(texts, "|")
 	}
 	return out
 }

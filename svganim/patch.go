@@ -18,8 +18,9 @@ import (
 // of the information it carries (see Weight).
 //
 // Track fields: "c" the mark's flags (the classes it does not have at
-// every beat, "kf-gone" among them; the stepper keeps the others), "p" its position "x,y", "0" "1" "2" its texts,
-// "t" its title.
+// every beat, "kf-gone" among them; the stepper keeps the others), "p" its
+// position "x,y", "0" "1" "2" its texts, "t" its title, "w" the width of
+// its rectangle (only a veil's changes).
 
 // union is every mark of a trace with its state at every beat.
 type union struct {
@@ -45,7 +46,7 @@ func unite(s *scene) *union {
 				all = append(all, m)
 				continue
 			}
-			if o := &all[i]; o.layer != m.layer || o.shape != m.shape || o.w != m.w || o.h != m.h {
+			if o := &all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
 				panic(fmt.Sprintf("svganim: mark %q changes its layer, shape or size between beats", m.id))
 			}
 		}
@@ -91,7 +92,7 @@ func unite(s *scene) *union {
 // order. The class field holds only the mark's flags: its classes that
 // are not in base (the classes it has at every beat), plus "kf-gone" when
 // it is absent; the stepper keeps the rest of the class attribute.
-func fieldValues(m *mark, here bool, base map[string]bool) [6]string {
+func fieldValues(m *mark, here bool, base map[string]bool) [7]string {
 	var flags []string
 	for _, c := range strings.Fields(m.cls) {
 		if !base[c] {
@@ -101,10 +102,10 @@ func fieldValues(m *mark, here bool, base map[string]bool) [6]string {
 	if !here {
 		flags = append(flags, "kf-gone")
 	}
-	return [6]string{strings.Join(flags, " "), strconv.Itoa(m.x) + "," + strconv.Itoa(m.y), m.text[0], m.text[1], m.text[2], m.title}
+	return [7]string{strings.Join(flags, " "), strconv.Itoa(m.x) + "," + strconv.Itoa(m.y), m.text[0], m.text[1], m.text[2], m.title, strconv.Itoa(m.w)}
 }
 
-var fieldNames = [6]string{"c", "p", "0", "1", "2", "t"}
+var fieldNames = [7]string{"c", "p", "0", "1", "2", "t", "w"}
 
 // baseClasses is the set of classes mark i has at every beat.
 func (u *union) baseClasses(i int) map[string]bool {
@@ -140,7 +141,7 @@ func (u *union) tracks() []byte {
 			continue
 		}
 		base := u.baseClasses(i)
-		var cur [6][]any
+		var cur [7][]any
 		for bi := range u.state {
 			v := fieldValues(&u.state[bi][i], u.here[bi][i], base)
 			for f := range v {

@@ -15,6 +15,7 @@ type stepperModel struct {
 	pos    []string // "x,y"
 	texts  [][]string
 	titles []string
+	widths []string
 	tracks []modelTrack
 	bases  map[int]string
 }
@@ -43,6 +44,7 @@ func newStepperModel(t *testing.T, u *union, poster int, tracksJSON []byte) *ste
 		m.pos = append(m.pos, itoa(mk.x)+","+itoa(mk.y))
 		m.texts = append(m.texts, append([]string(nil), mk.text[:textCount[mk.shape]]...))
 		m.titles = append(m.titles, mk.title)
+		m.widths = append(m.widths, itoa(mk.w))
 	}
 	var raw [][]any
 	if err := json.Unmarshal(tracksJSON, &raw); err != nil {
@@ -88,6 +90,8 @@ func (m *stepperModel) show(b int) {
 			m.pos[tr.mark] = v
 		case "t":
 			m.titles[tr.mark] = v
+		case "w":
+			m.widths[tr.mark] = v
 		default:
 			m.texts[tr.mark][int(tr.field[0]-'0')] = v
 		}
@@ -135,7 +139,7 @@ func TestTracksReproduceEveryBeat(t *testing.T) {
 					continue // the stepper writes the counter itself
 				}
 				want := classOf(&d, false)
-				if !sameClassSet(m.class[i], want) || m.pos[i] != itoa(d.x)+","+itoa(d.y) || m.titles[i] != d.title ||
+				if !sameClassSet(m.class[i], want) || m.pos[i] != itoa(d.x)+","+itoa(d.y) || m.titles[i] != d.title || m.widths[i] != itoa(d.w) ||
 					strings.Join(m.texts[i], "|") != strings.Join(d.text[:textCount[d.shape]], "|") {
 					t.Errorf("%s beat %d mark %s: got class %q pos %s title %q texts %q; want %q %d,%d %q %q",
 						nt.name, b, d.id, m.class[i], m.pos[i], m.titles[i], m.texts[i], want, d.x, d.y, d.title, d.text)

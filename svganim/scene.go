@@ -25,6 +25,8 @@ const (
 	shBand
 	// shLabel: text[0] alone, its baseline at the origin.
 	shLabel
+	// shVeil: a w×h rectangle alone; its width may change between beats.
+	shVeil
 	// shTickUp: a vertical line from the origin down h units, text[0]
 	// above it (the high watermark).
 	shTickUp
@@ -38,6 +40,7 @@ const (
 	layerBand = iota
 	layerLabel
 	layerCell
+	layerVeil
 	layerTick
 	layerCard
 	layerTop
@@ -139,7 +142,7 @@ func (s *scene) draw(bi int) []mark {
 	add(mark{id: "beat", layer: layerTop, shape: shLabel, cls: "kf-counter",
 		x: s.l.W - pad, y: s.l.Counter.Y + 15,
 		text:  [3]string{"beat " + itoa(b.Beat) + " / " + itoa(s.last)},
-		title: "the beat shown: a beat is the time one message takes to cross between two actors"})
+		title: "the beat shown; one beat is the time a message takes to cross"})
 
 	s.drawRail(b, add)
 	s.drawLanes(b, add)
@@ -163,9 +166,9 @@ var stageWords = map[string]string{
 var outcomeWords = map[string]string{
 	sim.OutcomeAcked: "acknowledged",
 	sim.OutcomeSent:  "sent with acks=0: no answer expected",
-	sim.OutcomeF:     "F: failed, every attempt was rejected",
-	sim.OutcomeU:     "U: unknown, the leader changed before the answer arrived",
-	sim.OutcomeL:     "L: lost, acknowledged and then truncated away",
+	sim.OutcomeF:     "F: every attempt was rejected",
+	sim.OutcomeU:     "U: the leader changed before the answer came",
+	sim.OutcomeL:     "L: acknowledged, then truncated away",
 }
 
 func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
@@ -173,7 +176,7 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 	add(mark{id: "rail", layer: layerBand, shape: shBand, cls: "kf-rail",
 		x: l.Rail.X, y: l.Rail.Y, w: l.Rail.W, h: l.Rail.H,
 		text:  [3]string{"producer"},
-		title: "the producer: a card per record it has created and not yet settled; a card leaves the rail when its record settles"})
+		title: "the producer: one card per record not yet settled, in the zone of its stage"})
 	byStage := map[string][]sim.Card{}
 	for _, c := range b.Producer.Cards {
 		byStage[c.Stage] = append(byStage[c.Stage], c)
@@ -188,12 +191,12 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 			if i >= z.Slots {
 				break
 			}
-			cls := "kf-card " + s.keyClass(c.Record) + " kf-" + st
+			cls := "kf-card " + s.keyClass(c.Record)
 			badge := ""
 			if c.Attempt > 1 {
 				badge = "×" + itoa(c.Attempt)
 			}
-			title := "record " + itoa(c.Record) + " (key " + s.keyName(c.Record) + s.partitionOf(c.Record) + "); the zone it is in is its stage"
+			title := "record " + itoa(c.Record) + ", key " + s.keyName(c.Record) + s.partitionOf(c.Record)
 			if c.Outcome != "" {
 				cls += " kf-out-" + safeID(c.Outcome)
 				switch c.Outcome {
@@ -261,7 +264,7 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 		}
 		// Titles say what a mark is; its texts and classes say its state,
 		// so a title changes only when the mark's identity does.
-		title := "broker " + bid + ": its replica of each partition it hosts; offline (red) it serves nothing and keeps its log, paused (dashed) its follower fetchers copy nothing"
+		title := "broker " + bid + " and its replicas (red: offline; dashed: follower fetchers paused)"
 		add(mark{id: "lane-" + bid, layer: layerBand, shape: shBand, cls: cls,
 			x: lane.Box.X, y: lane.Box.Y, w: lane.Box.W, h: lane.Box.H,
 			text: [3]string{"broker " + bid, status}, title: title})
@@ -292,7 +295,7 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	x0 := row.Box.X
 	add(mark{id: "pl-" + id, layer: layerLabel, shape: shBox, cls: "kf-plabel",
 		x: x0, y: row.CellsY, w: 24, h: cellH, text: [3]string{"p" + pid},
-		title: "broker " + bid + "'s replica of partition " + pid})
+		title: "partition " + pid + " on broker " + bid})
 
 	inISR := false
 	for _, r := range p.ISR {
@@ -315,7 +318,7 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		isr = "offline"
 		rcls += " kf-down"
 	}
-	rtitle := "role of broker " + bid + " for p" + pid + ": the leader (eN: its leader epoch) takes writes and serves reads, a follower copies the leader's log; the high watermark waits only for replicas in the ISR"
+	rtitle := "broker " + bid + "'s role for p" + pid + " (eN: leader epoch) and whether the high watermark waits for it (ISR)"
 	add(mark{id: "pr-" + id, layer: layerLabel, shape: shStack, cls: rcls,
 		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: rtitle})
 
@@ -323,28 +326,33 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	showLabel := cw >= 14
 	for o, e := range rep.Log {
 		cls := "kf-cell " + s.keyClass(e.Record)
-		if int64(o) >= rep.HighWatermark {
-			cls += " kf-above" // drawn hollow: not yet visible to consumers
-		}
-		if !rep.Online {
-			cls += " kf-stale"
-		}
 		lbl := ""
 		if showLabel {
 			lbl = s.keyLabel(e.Record)
 		}
 		add(mark{id: "c-" + id + "-" + itoa(o), layer: layerCell, shape: shCell, cls: cls,
 			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
-			title: "offset " + itoa(o) + " of " + where + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", leader epoch " + itoa(e.Epoch) + " (hollow: not yet below the high watermark)"})
+			title: where + " offset " + itoa(o) + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", epoch " + itoa(e.Epoch)})
 	}
+	// The veil covers the offsets from the high watermark to the log end
+	// offset: in the log, not yet visible to consumers. It moves and
+	// stretches with the two marks, so a high watermark passing records
+	// changes one mark, not each cell.
+	veil := int(rep.LogEndOffset - rep.HighWatermark)
+	if veil < 0 {
+		veil = 0
+	}
+	add(mark{id: "vl-" + id, layer: layerVeil, shape: shVeil, cls: "kf-veil",
+		x: row.CellsX + int(rep.HighWatermark)*cw, y: row.CellsY, w: veil * cw, h: cellH,
+		title: where + " at or above the high watermark: not yet readable"})
 	add(mark{id: "hw-" + id, layer: layerTick, shape: shTickUp, cls: "kf-hw",
 		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
 		text:  [3]string{"HW " + itoa64(rep.HighWatermark)},
-		title: "high watermark of " + where + " — consumers read only the offsets below it"})
+		title: "high watermark of " + where + " — consumers read below it"})
 	add(mark{id: "leo-" + id, layer: layerTick, shape: shTickDown, cls: "kf-leo",
 		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6,
 		text:  [3]string{"LEO " + itoa64(rep.LogEndOffset)},
-		title: "log end offset of " + where + " — the offset its next record gets"})
+		title: "log end offset of " + where + " — its next record goes here"})
 }
 
 // drawGroup draws one group lane; its kind decides what the rows show.
@@ -375,6 +383,10 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 	for mi, mr := range gl.Members {
 		m := members[mr.Member]
 		if m == nil {
+			continue
+		}
+		if g.Type == "consumer" {
+			s.drawConsumerMember(g, m, mr, gid+"-m"+itoa(mi), add) // consumer.go
 			continue
 		}
 		s.drawMember(g, m, mr, gid+"-m"+itoa(mi), add)

@@ -10,11 +10,11 @@ import (
 
 // shapeClass names each shape in CSS, so figure.css can place and size the
 // texts of a mark without per-element attributes.
-var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLabel: "sl", shTickUp: "su", shTickDown: "sd"}
+var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLabel: "sl", shVeil: "sv", shTickUp: "su", shTickDown: "sd"}
 
 // textCount is how many <text> children each shape always has (empty ones
 // included), so the stepper can address a text by its index.
-var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLabel: 1, shTickUp: 1, shTickDown: 1}
+var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLabel: 1, shVeil: 0, shTickUp: 1, shTickDown: 1}
 
 // classOf is the class attribute of a mark: "m", its shape's class, its
 // own classes, and "kf-gone" when the mark is absent at this beat.
@@ -55,6 +55,8 @@ func writeMark(c *svg.SVG, m *mark, gone bool) {
 		c.Text(8, 31, m.text[1])
 	case shLabel:
 		c.Text(0, 0, m.text[0])
+	case shVeil:
+		c.Rect(0, 0, m.w, m.h)
 	case shTickUp:
 		c.Line(0, 0, 0, m.h)
 		c.Text(0, -3, m.text[0])

@@ -43,6 +43,7 @@
           if (tween && e.animate) e.animate([{ transform: px(t.now) }, { transform: px(v) }], { duration: 300, easing: 'ease-out' });
           e.setAttribute('transform', 'translate(' + v + ')');
         } else if (f === 't') e.firstElementChild.textContent = v;
+        else if (f === 'w') e.querySelector('rect').setAttribute('width', v);
         else e.querySelectorAll('text')[+f].textContent = v;
         t.now = v;
       });

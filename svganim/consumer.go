@@ -1,0 +1,171 @@
+package svganim
+
+import (
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// This file draws a consumer group's member rows. Each member gets a row:
+// its name and state in the label column, then one chip per partition it
+// owns — the partition, the member's position in it and the group's
+// committed offset — and a chip per partition it is giving up (revoking)
+// or waiting for (assigning) while the group reconciles. A member that
+// owns nothing shows one "idle" chip; a stopped member's chips are greyed;
+// the record a member is processing sits at the right end of its row as a
+// card in its key's colour. The partition rows below (drawn in scene.go)
+// carry the same position and committed offset as labelled ticks, and the
+// reprocessed offsets as "2×" marks.
+
+// Chip geometry, in user units.
+const (
+	chipW    = 112 // widest chip: "p11 · pos 120 · com 118"
+	chipMinW = 28  // narrowest chip: just "p11"
+	chipGap  = 4
+	busyW    = 46 // the processing card at the row's right end
+)
+
+// memberStateWords explains each consumer member state in titles and
+// labels (sim.Member.State).
+var memberStateWords = map[string]string{
+	"active":    "active",
+	"revoking":  "revoking: finishes its record, commits, then releases",
+	"assigning": "assigning: waits until the previous owner releases",
+	"leaving":   "leaving: finishes its record, commits, then leaves",
+	"stopped":   "stopped: no heartbeats; fenced after session.timeout",
+}
+
+// stateNote is the short note after a member's chips for states other
+// than active and idle.
+var stateNote = map[string]string{
+	"revoking":  "revoking: commits, then releases",
+	"assigning": "assigning: waits for the release",
+	"leaving":   "leaving after this record",
+	"stopped":   "stopped: no heartbeat until fenced",
+}
+
+// drawConsumerMember draws one consumer-group member's row: a label with
+// its name and state, its partition chips, and the record it processes.
+func (s *scene) drawConsumerMember(g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
+	parts := map[int]*sim.GroupPartition{}
+	for i := range g.Partitions {
+		parts[g.Partitions[i].Partition] = &g.Partitions[i]
+	}
+	state := m.State
+	if len(m.Partitions)+len(m.Assigning) == 0 && state == "active" {
+		state = "idle"
+	}
+	cls := "kf-member kf-ms-" + safeID(state)
+	add(mark{id: id, layer: layerLabel, shape: shLabel, cls: cls,
+		x: mr.Box.X + 8, y: mr.Box.Y + 15, text: [3]string{m.Member},
+		title: "member " + m.Member + " of group " + g.Group + ": " + stateTitle(state)})
+
+	// Chips: owned partitions (revoking ones marked), then the awaited.
+	type chip struct {
+		p    int
+		kind string
+	}
+	var chips []chip
+	for _, p := range m.Partitions {
+		kind := "owned"
+		if containsInt(m.Revoking, p) {
+			kind = "revoking"
+		}
+		chips = append(chips, chip{p, kind})
+	}
+	for _, p := range m.Assigning {
+		chips = append(chips, chip{p, "assigning"})
+	}
+	x0 := mr.Box.X + laneLabelW
+	room := mr.Box.Right() - busyW - chipGap - x0
+	if len(chips) == 0 {
+		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle",
+			x: x0, y: mr.Box.Y + 2, w: min(chipW, room), h: memberH - 4,
+			text:  [3]string{"idle: no partition"},
+			title: m.Member + " owns no partition: a partition has one owner per group, so members beyond the partition count wait idle"})
+	}
+	w := chipW
+	if n := len(chips); n > 0 && n*(chipW+chipGap) > room {
+		w = max(chipMinW, room/n-chipGap)
+	}
+	end := x0
+	for i, c := range chips {
+		pid := itoa(c.p)
+		gp := parts[c.p]
+		text, title := "p"+pid, ""
+		switch c.kind {
+		case "owned", "revoking":
+			pos, com := int64(-1), int64(-1)
+			if gp != nil {
+				pos, com = gp.Position, gp.Committed
+			}
+			text += " · pos " + itoa64(pos) + " · com " + offsetOrNone(com)
+			title = m.Member + " owns p" + pid + ": position " + itoa64(pos) + " is the next offset it hands to processing; the group's committed offset " + offsetOrNone(com) + " is where a new owner would start"
+			if c.kind == "revoking" {
+				title += "; p" + pid + " left its target, so it commits and releases it after its current record"
+			}
+		case "assigning":
+			text += " · waiting"
+			title = "p" + pid + " is in " + m.Member + "'s target, but the previous owner has not released it yet; it starts the beat after the release"
+		}
+		if m.State == "stopped" {
+			title += " (stopped: it holds the partition without reading until it is fenced)"
+		}
+		if w < chipW {
+			text = "p" + pid
+		}
+		ccls := "kf-chip kf-chip-" + c.kind
+		if m.State == "stopped" {
+			ccls += " kf-chip-stopped"
+		}
+		x := x0 + i*(w+chipGap)
+		add(mark{id: id + "-p" + pid, layer: layerLabel, shape: shCell, cls: ccls,
+			x: x, y: mr.Box.Y + 2, w: w, h: memberH - 4, text: [3]string{text}, title: title})
+		end = x + w
+	}
+	if note := stateNote[state]; note != "" && len(chips) > 0 && end+chipGap+8*len(note)/2 < mr.Box.Right()-busyW {
+		add(mark{id: id + "-note", layer: layerLabel, shape: shLabel, cls: "kf-mnote kf-ms-" + safeID(state),
+			x: end + 2*chipGap, y: mr.Box.Y + 14, text: [3]string{note},
+			title: m.Member + " is " + stateTitle(state)})
+	}
+	if m.Processing > 0 {
+		rec := m.Processing
+		where := s.partitionOf(rec)
+		if r, ok := s.recs[rec]; ok && r.Offset >= 0 {
+			where += " offset " + itoa64(r.Offset)
+		}
+		add(mark{id: id + "-busy", layer: layerCard, shape: shCell, cls: "kf-busy " + s.keyClass(rec),
+			x: mr.Box.Right() - busyW, y: mr.Box.Y + 2, w: busyW - 4, h: memberH - 4,
+			text:  [3]string{"r" + itoa(rec)},
+			title: m.Member + " is processing record " + itoa(rec) + " (key " + s.keyName(rec) + where + ")"})
+	}
+}
+
+// stateTitle words a member state for a title.
+func stateTitle(state string) string {
+	if state == "idle" {
+		return "idle, it owns no partition"
+	}
+	if w, ok := memberStateWords[state]; ok {
+		return w
+	}
+	return state
+}
+
+// offsetOrNone writes an offset, or "none" for −1.
+func offsetOrNone(o int64) string {
+	if o < 0 {
+		return "none"
+	}
+	return itoa64(o)
+}
+
+// containsInt reports whether xs holds x.
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

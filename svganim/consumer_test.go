@@ -1,0 +1,146 @@
+package svganim
+
+import (
+	"strings"
+	"testing"
+)
+
+// consumerStory is a consumer group that goes through every member state:
+// three members on two partitions (one idle), a clean leave (leaving) and
+// a stop (stopped) that ends in a fence and reprocessed records, then a
+// join that makes the survivor revoke a partition (revoking, assigning).
+const consumerStory = `
+id: consumer-lanes
+brokers: 3
+topic: {partitions: 2, replication.factor: 3}
+producer: {acks: all, records: 14, keys: [blue, green]}
+consumer.groups:
+  - {id: readers, members: 3, auto.offset.reset: earliest, processing: 2, auto.commit.interval: 6, session.timeout: 6}
+timeline:
+  - {at: 9, leave: readers-1}
+  - {at: 16, stop: readers-2}
+  - {at: 26, join: readers}
+beats: 40
+`
+
+// memberMarks returns the marks of beat bi whose id starts with prefix.
+func memberMarks(s *scene, bi int, prefix string) []mark {
+	var out []mark
+	for _, m := range s.draw(bi) {
+		if strings.HasPrefix(m.id, prefix) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestConsumerMemberRows checks, beat by beat against the trace, that each
+// consumer member's row shows its state, one chip per partition it owns,
+// gives up or waits for (with the right class, its position and committed
+// offset), an idle chip when it has none, and the record it processes;
+// that every chip lies inside its row without overlapping the next; and
+// that every mark has a title.
+func TestConsumerMemberRows(t *testing.T) {
+	tr := runScenario(t, "consumer-story", []byte(consumerStory))
+	s := newScene(tr)
+	seen := map[string]bool{}
+	for bi := range tr.Beats {
+		for _, m := range s.draw(bi) {
+			if m.title == "" {
+				t.Errorf("beat %d: mark %s has no title", bi, m.id)
+			}
+		}
+		g := &tr.Beats[bi].Groups[0]
+		gl := s.l.Groups[0]
+		for mi, mr := range gl.Members {
+			var mem = -1
+			for i := range g.Members {
+				if g.Members[i].Member == mr.Member {
+					mem = i
+				}
+			}
+			prefix := "g0-m" + itoa(mi)
+			marks := memberMarks(s, bi, prefix+"-")
+			if mem < 0 {
+				if len(marks) > 0 {
+					t.Errorf("beat %d: %s is not a member but has %d marks", bi, mr.Member, len(marks))
+				}
+				continue
+			}
+			m := g.Members[mem]
+			chips := map[string]mark{}
+			last := -1
+			for _, mk := range marks {
+				chips[strings.TrimPrefix(mk.id, prefix+"-")] = mk
+				box := Box{mk.x, mk.y, mk.w, mk.h}
+				if !mr.Box.Contains(box) {
+					t.Errorf("beat %d: %s outside its row %+v: %+v", bi, mk.id, mr.Box, box)
+				}
+				if strings.Contains(mk.cls, "kf-chip") {
+					if mk.x < last {
+						t.Errorf("beat %d: chip %s overlaps the one before", bi, mk.id)
+					}
+					last = mk.x + mk.w
+				}
+			}
+			if len(m.Partitions)+len(m.Assigning) == 0 {
+				if _, ok := chips["idle"]; !ok {
+					t.Errorf("beat %d: idle %s has no idle chip", bi, m.Member)
+				}
+				seen["idle"] = true
+			}
+			for _, p := range m.Partitions {
+				c, ok := chips["p"+itoa(p)]
+				want := "kf-chip-owned"
+				if containsInt(m.Revoking, p) {
+					want = "kf-chip-revoking"
+				}
+				if !ok || !strings.Contains(c.cls, want) {
+					t.Errorf("beat %d: %s p%d chip %+v, want class %s", bi, m.Member, p, c, want)
+					continue
+				}
+				seen[want] = true
+				gp := g.Partitions[p]
+				if !strings.Contains(c.text[0], "position "+itoa64(gp.Position)) ||
+					!strings.Contains(c.text[1], "committed "+offsetOrNone(gp.Committed)) {
+					t.Errorf("beat %d: %s p%d chip says %q / %q, trace position %d committed %d",
+						bi, m.Member, p, c.text[0], c.text[1], gp.Position, gp.Committed)
+				}
+			}
+			for _, p := range m.Assigning {
+				if c, ok := chips["p"+itoa(p)]; !ok || !strings.Contains(c.cls, "kf-chip-assigning") {
+					t.Errorf("beat %d: %s waits for p%d but has no assigning chip", bi, m.Member, p)
+				}
+				seen["assigning"] = true
+			}
+			label := s.findMark(bi, prefix)
+			if m.State == "stopped" {
+				seen["stopped"] = true
+				if !strings.Contains(label.cls, "kf-ms-stopped") {
+					t.Errorf("beat %d: stopped %s labelled %q", bi, m.Member, label.cls)
+				}
+			}
+			if m.State == "leaving" {
+				seen["leaving"] = true
+			}
+			if busy, ok := chips["busy"]; ok != (m.Processing > 0) || ok && busy.text[0] != "r"+itoa(m.Processing) {
+				t.Errorf("beat %d: %s processing %d, busy card %v %q", bi, m.Member, m.Processing, ok, busy.text[0])
+			}
+		}
+	}
+	for _, k := range []string{"idle", "kf-chip-owned", "kf-chip-revoking", "assigning", "stopped"} {
+		if !seen[k] {
+			t.Errorf("the story never shows %s; adjust consumerStory", k)
+		}
+	}
+}
+
+// findMark returns beat bi's mark with id, or the zero mark.
+func (s *scene) findMark(bi int, id string) mark {
+	for _, m := range s.draw(bi) {
+		if m.id == id {
+			return m
+		}
+	}
+	return mark{}
+}
