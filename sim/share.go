@@ -616,8 +616,9 @@ func (e *engine) serveShareFetches(g *shareGroup, sp *sharePartition) {
 }
 
 // acquireShare takes up to shareMaxRecordsPerFetch records for mem: available
-// records in the window first, then new records from SPEO+1 while they are
-// below the high watermark and the window is under shareMaxRecordLocks.
+// records in the window first, then new records from SPEO+1 while the
+// window is under shareMaxRecordLocks; all of them below the current
+// leader's high watermark.
 // Each acquisition increments the record's delivery count and locks it to
 // mem for the group's lock duration.
 func (e *engine) acquireShare(g *shareGroup, sp *sharePartition, mem *shareMember, p *partition) []heldRecord {
@@ -631,11 +632,14 @@ func (e *engine) acquireShare(g *shareGroup, sp *sharePartition, mem *shareMembe
 			Record: r.record, Value: int64(r.count), Epoch: r.lockEnd})
 	}
 	for i, r := range sp.window {
-		if len(got) == shareMaxRecordsPerFetch {
-			return got
+		off := sp.spso + int64(i)
+		if len(got) == shareMaxRecordsPerFetch || off >= p.hw {
+			// A fetch reads the log only up to the high watermark; a new
+			// leader's can be below the last one's for a while.
+			break
 		}
 		if r.state == ShareAvailable {
-			take(sp.spso+int64(i), r)
+			take(off, r)
 		}
 	}
 	lead := p.leaderRep()
@@ -795,7 +799,10 @@ func describeShareText(e Event) string {
 	case "share-acquire":
 		return e.Member + " acquired " + off + rec + ", " + count + ", locked until beat " + strconv.Itoa(e.Epoch)
 	case "share-processed":
-		return e.Member + " processed " + off + rec + ": " + e.Detail
+		if e.Detail == ackRelease.String() {
+			return e.Member + " failed on " + off + rec + " and hands it back: RELEASE"
+		}
+		return e.Member + " finished " + off + rec + ": " + e.Detail
 	case "share-accept":
 		return e.Group + " " + off + rec + " acknowledged by " + e.Member + " (" + count + ")"
 	case "share-available":

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,8 +23,9 @@ import (
 //	life group=G partition=P offset=O
 //	                         one record's life in group G: every event
 //	                         about it, in beat order
+//	  [until=N]              only up to beat N
 //	  [holders=M1,M2]        asserts the members that acquired it, in order
-//	  [final=STATE]          asserts its state at the last beat
+//	  [final=STATE]          asserts its state at the last beat (or N)
 //	  [deliveries=N]         asserts how many times it was acquired
 //	owners group=G at=N      each partition's members at beat N
 //	  [shared=P:K,…]         asserts partition P has exactly K members
@@ -51,7 +53,8 @@ func writeShares(b *strings.Builder, bt *sim.Beat) {
 	fmt.Fprintf(b, "beat %d\n", bt.Beat)
 	for _, ev := range bt.Happened {
 		if strings.HasPrefix(ev.Kind, "share-") || ev.Kind == "hw" || ev.Kind == "crash" || ev.Kind == "restart" ||
-			ev.Kind == "leader" || ev.Kind == "offline" || ev.Kind == "add-partitions" {
+			ev.Kind == "leader" || ev.Kind == "offline" || ev.Kind == "add-partitions" ||
+			ev.Kind == "isr-shrink" || ev.Kind == "isr-expand" || ev.Kind == "pause" || ev.Kind == "resume" {
 			fmt.Fprintf(b, "  %s\n", ev)
 		}
 	}
@@ -87,9 +90,13 @@ func lifeReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string {
 	var group string
 	d.ScanArgs(t, "group", &group)
 	part, off := intArg(t, d, "partition"), int64(intArg(t, d, "offset"))
+	until := len(tr.Beats) - 1
+	if d.HasArg("until") {
+		until = intArg(t, d, "until")
+	}
 	var b strings.Builder
 	var holders []string
-	for i := range tr.Beats {
+	for i := 0; i <= until && i < len(tr.Beats); i++ {
 		bt := &tr.Beats[i]
 		for _, ev := range bt.Happened {
 			if !strings.HasPrefix(ev.Kind, "share-") || ev.Partition != part || ev.Offset != off {
@@ -98,8 +105,8 @@ func lifeReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string {
 			if ev.Group != group && !strings.HasPrefix(ev.Member, group+"-") {
 				continue
 			}
-			if ev.Kind == "share-spso" {
-				continue // names the old start offset, not this record
+			if ev.Kind == "share-spso" || ev.Kind == "share-start" {
+				continue // about the start offset, not this record
 			}
 			if ev.Kind == "share-acquire" {
 				holders = append(holders, ev.Member)
@@ -107,8 +114,8 @@ func lifeReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string {
 			fmt.Fprintf(&b, "beat %d: %s\n", bt.Beat, ev)
 		}
 	}
-	final, finalText := finalShareState(tr, group, part, off)
-	fmt.Fprintf(&b, "final: %s\n", finalText)
+	final, finalText := finalShareState(tr, min(until, len(tr.Beats)-1), group, part, off)
+	fmt.Fprintf(&b, "at beat %d: %s\n", min(until, len(tr.Beats)-1), finalText)
 	if d.HasArg("holders") {
 		var want []string
 		for _, a := range d.CmdArgs {
@@ -135,11 +142,10 @@ func lifeReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string {
 	return b.String()
 }
 
-// finalShareState is a record's state at the last beat ("not acquired"
-// when it never was) and a longer text with its delivery count and
-// finisher.
-func finalShareState(tr *sim.Trace, group string, part int, off int64) (state, text string) {
-	bt := &tr.Beats[len(tr.Beats)-1]
+// finalShareState is a record's state at beat at ("not-acquired" when it
+// has not been) and a longer text with its delivery count and finisher.
+func finalShareState(tr *sim.Trace, at int, group string, part int, off int64) (state, text string) {
+	bt := &tr.Beats[at]
 	for _, g := range bt.Groups {
 		if g.Group != group {
 			continue
@@ -202,4 +208,110 @@ func ownersReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string {
 		}
 	}
 	return b.String()
+}
+
+// addShareGroups gives a random scenario one or two share groups and a
+// timeline of joins, leaves and stops (each naming a member that exists
+// and is still active then), drawn from seed.
+func addShareGroups(sc *sim.Scenario, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 0x5ba7e))
+	keys := sc.Producer.Keys
+	for i, n := 0, 1+r.IntN(2); i < n; i++ {
+		g := sim.ShareGroupConfig{
+			ID:                   fmt.Sprintf("s%d", i+1),
+			Members:              r.IntN(5),
+			ShareAutoOffsetReset: []string{"earliest", "latest"}[r.IntN(2)],
+			RecordLockDuration:   1 + r.IntN(8),
+			DeliveryCountLimit:   2 + r.IntN(4),
+			Processing:           1 + r.IntN(3),
+		}
+		if r.IntN(2) == 0 {
+			g.SlowKey = keys[r.IntN(len(keys))]
+		}
+		sc.ShareGroups = append(sc.ShareGroups, g)
+		// members' fates: 0 active, 1 left, 2 stopped
+		fate := make([]int, g.Members)
+		for j, k := 0, r.IntN(6); j < k; j++ {
+			ev := sim.TimelineEvent{At: 1 + r.IntN(sc.Beats)}
+			switch x := r.IntN(3); {
+			case x == 0 && len(fate) < sim.MaxMembers:
+				ev.Kind, ev.Group = sim.EventJoin, g.ID
+			default:
+				m := r.IntN(len(fate) + 1)
+				if m == len(fate) || fate[m] != 0 {
+					continue
+				}
+				ev.Kind, ev.Member = sim.EventLeave, fmt.Sprintf("%s-%d", g.ID, m+1)
+				fate[m] = 1
+				if x == 2 {
+					ev.Kind, fate[m] = sim.EventStop, 2
+				}
+			}
+			sc.Timeline = append(sc.Timeline, ev)
+			if ev.Kind == sim.EventJoin {
+				fate = append(fate, 0)
+			}
+		}
+	}
+	// A join must come before a leave or stop of the member it adds: keep
+	// the events in the order drawn for equal beats by giving them beats
+	// in drawing order where needed.
+	last := 0
+	for i := range sc.Timeline {
+		ev := &sc.Timeline[i]
+		if ev.Kind == sim.EventJoin || ev.Kind == sim.EventLeave || ev.Kind == sim.EventStop {
+			if ev.At < last {
+				ev.At = last
+			}
+			last = ev.At
+		}
+	}
+	slices.SortStableFunc(sc.Timeline, func(a, b sim.TimelineEvent) int { return a.At - b.At })
+}
+
+// TestRandomShareScenarios runs random scenarios (the replication
+// generator's, with crashes, pauses, added brokers and partitions) with
+// share groups whose members join, leave and stop at random, and checks
+// every invariant — the share-group ones included — after every beat.
+func TestRandomShareScenarios(t *testing.T) {
+	n := *randomRuns / 2
+	if testing.Short() {
+		n /= 10
+	}
+	failures := 0
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= uint64(n) && failures < 5; seed++ {
+		sc := randomScenario(seed)
+		addShareGroups(sc, seed)
+		var tr *sim.Trace
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("seed %d: panic: %v", seed, p)
+					failures++
+				}
+			}()
+			tr = sim.Run(sc)
+		}()
+		if tr == nil {
+			continue
+		}
+		if v := sim.CheckInvariants(sc, tr); len(v) > 0 {
+			failures++
+			t.Errorf("seed %d: %d invariant breaches, first:\n%s", seed, len(v), strings.Join(v[:min(3, len(v))], "\n"))
+		}
+		for _, b := range tr.Beats {
+			for _, ev := range b.Happened {
+				seen[ev.Kind]++
+			}
+		}
+	}
+	// The generator must reach every path of the share engine, or the
+	// invariants above prove little.
+	for _, kind := range []string{"share-acquire", "share-accept", "share-available", "share-archive", "share-refused",
+		"share-spso", "share-join", "share-leave", "share-stop", "share-fence", "share-not-leader", "share-lost"} {
+		if seen[kind] == 0 {
+			t.Errorf("no random scenario produced a %s event", kind)
+		}
+	}
 }
