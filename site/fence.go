@@ -206,7 +206,7 @@ func (f Fence) Pos(line, col int) (int, int) {
 // found exactly as a build finds them (front matter skipped, fences inside
 // lists and quotes included). It is what `kflowgen sim PAGE.md` uses.
 func FindFences(src []byte) []Fence {
-	ctx := parser.NewContext()
+	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	newMarkdown().Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	var fs []Fence
 	for _, f := range pageFigures(ctx) {

@@ -77,7 +77,7 @@ func newMarkdown() goldmark.Markdown {
 func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorList) {
 	pg := &Page{Path: p, File: file, Slug: Slug(p), src: src}
 	var errs ErrorList
-	ctx := parser.NewContext()
+	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pg.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	pg.figures = pageFigures(ctx)
 

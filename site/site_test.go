@@ -357,3 +357,20 @@ func TestLinksBetweenPages(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestHeadingIDs checks heading ids: single dashes, numbered repeats, and
+// never the "--" that marks a figure id.
+func TestHeadingIDs(t *testing.T) {
+	fsys := fstest.MapFS{"a.md": page("title: A", "## Acks  --  ISR", "", "## Acks -- ISR", "", "## ¿?", "",
+		"```kflow", "id: isr", "beats: 3", "```")}
+	s, err := Generate(Options{Content: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(s.File("a.html"))
+	for _, want := range []string{`<h2 id="acks-isr">`, `<h2 id="acks-isr-2">`, `<h2 id="section">`, `id="a--isr"`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("a.html lacks %s", want)
+		}
+	}
+}
