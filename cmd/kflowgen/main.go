@@ -4,6 +4,8 @@
 //
 //	kflowgen build [--content DIR] [--out DIR]   build the site (default ./public)
 //	kflowgen sim FILE [--scenario ID]            print one scenario's trace as JSON
+//	kflowgen serve [--content DIR] [--port N]    preview: rebuild on save, reload the browser
+//	kflowgen bench [--content DIR]               measure build time, page weight, engine speed
 //
 // Errors in the user's files are printed one a line as file:line:col:
 // message, and the command exits with status 1.
@@ -94,6 +96,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newBuildCmd(stdout),
 		newSimCmd(stdout, stderr),
+		newServeCmd(stdout, stderr),
+		newBenchCmd(stdout),
 	)
 	return root
 }

@@ -1,0 +1,326 @@
+package bench
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing/fstest"
+	"time"
+
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
+	"github.com/kafkaflow/kflowgen/site"
+	"github.com/kafkaflow/kflowgen/svganim"
+)
+
+// Budgets of issue 9.
+const (
+	// BuildBudget is the most a build of the guide may take on a 2-core
+	// machine, cold or warm.
+	BuildBudget = 500 * time.Millisecond
+	// RatioBudget is the most a figure's gzip size may be, in thousandths
+	// of its information bound (svganim.Weight.Permille): 2000 is twice
+	// the bound.
+	RatioBudget = 2000
+	// EngineBudget is the least number of record-beats the engine must
+	// simulate per second.
+	EngineBudget = 1_000_000
+)
+
+// Options configure Run.
+type Options struct {
+	// Content holds the guide's pages. Required.
+	Content fs.FS
+	// ContentName names the content folder in error messages.
+	ContentName string
+	// Runs is how many timed builds make each build figure (their median
+	// is reported, with the fastest). Zero means 5.
+	Runs int
+	// EngineTime is how long the engine is run for each speed figure.
+	// Zero means 300 ms.
+	EngineTime time.Duration
+}
+
+// Report holds every figure the benchmark measures. Sizes are bytes;
+// durations are wall-clock time on this machine.
+type Report struct {
+	// GOMAXPROCS is the number of processors Go used.
+	GOMAXPROCS int
+	// Runs is the number of timed builds behind each Timing.
+	Runs int
+	// First is the very first build in the process: templates parsed,
+	// every scenario parsed, run, checked and drawn, every file written
+	// to a fresh folder, as `kflowgen build` does.
+	First Timing
+	// Cold times more builds like First (nothing cached, written to disk).
+	Cold Timing
+	// Warm times rebuilds with every scenario's result in the cache and
+	// the site written again, as serve does after a save that changed
+	// only prose.
+	Warm Timing
+	// Pages, Figures and Beats count the built guide; Beats sums every
+	// figure's frames (beat 0 included).
+	Pages, Figures, Beats int
+	// Raw and Gzip total every output file, each compressed on its own at
+	// gzip's default level (as a static host serves it).
+	Raw, Gzip int
+	// Weights lists every figure in page order.
+	Weights []FigureWeight
+	// Engine is the engine's speed over the guide's scenarios; Limits its
+	// speed on LimitsPage's scenario.
+	Engine, LimitsEngine Speed
+	// LimitsBuild times cold builds of LimitsPage alone; LimitsWeight is
+	// its figure's weight.
+	LimitsBuild  Timing
+	LimitsWeight svganim.Weight
+}
+
+// Timing is the median and the fastest wall-clock time of several timed
+// runs, and the median processor time (user and system, every thread of
+// the process) that one run used. On a busy machine wall time grows while
+// processor time stays; on an idle one, with the work spread over the
+// cores, wall time is the smaller.
+type Timing struct {
+	Median, Min, CPU time.Duration
+}
+
+// FigureWeight is one figure's weight: its page, its DOM id and its sizes
+// against the information bound (svganim.Measure).
+type FigureWeight struct {
+	Page, ID string
+	svganim.Weight
+}
+
+// Speed is how much the engine simulated in how long. A record-beat is one
+// record alive for one beat: a record created at beat c of a B-beat run
+// counts B−c+1 (as sim's BenchmarkRun counts them).
+type Speed struct {
+	Runs, Beats, RecordBeats int
+	// Took is the wall time of the runs, CPU their processor time.
+	Took, CPU time.Duration
+}
+
+// BeatsPerSecond is the beats simulated per second of wall time, rounded
+// down.
+func (s Speed) BeatsPerSecond() int64 { return perSecond(s.Beats, s.Took) }
+
+// RecordBeatsPerSecond is the record-beats simulated per second of wall
+// time, rounded down.
+func (s Speed) RecordBeatsPerSecond() int64 { return perSecond(s.RecordBeats, s.Took) }
+
+// RecordBeatsPerCPUSecond is the record-beats simulated per second of
+// processor time (0 where it is not measured): the engine's speed on an
+// idle core.
+func (s Speed) RecordBeatsPerCPUSecond() int64 { return perSecond(s.RecordBeats, s.CPU) }
+
+func perSecond(n int, d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	return int64(float64(n) / d.Seconds())
+}
+
+// Run builds the guide the way the build command and serve do, times it,
+// weighs it, and times the engine. It writes builds into a temporary
+// folder, which it removes. A guide that does not build is an error (the
+// site.ErrorList).
+func Run(o Options) (*Report, error) {
+	if o.Content == nil {
+		return nil, errors.New("no content to measure")
+	}
+	if o.Runs <= 0 {
+		o.Runs = 5
+	}
+	if o.EngineTime <= 0 {
+		o.EngineTime = 300 * time.Millisecond
+	}
+	tmp, err := os.MkdirTemp("", "kflowgen-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "public")
+	r := &Report{GOMAXPROCS: runtime.GOMAXPROCS(0), Runs: o.Runs}
+
+	opts := site.Options{Content: o.Content, ContentName: o.ContentName}
+	build := func(opts site.Options) (*site.Site, time.Duration, error) {
+		start := time.Now()
+		s, err := site.Generate(opts)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := s.WriteDir(out, ""); err != nil {
+			return nil, 0, err
+		}
+		return s, time.Since(start), nil
+	}
+	var s *site.Site
+	if r.First, err = timeRuns(1, func() (d time.Duration, err error) {
+		s, d, err = build(opts)
+		return d, err
+	}); err != nil {
+		return nil, err
+	}
+	if r.Cold, err = timeRuns(o.Runs, func() (time.Duration, error) {
+		_, d, err := build(opts)
+		return d, err
+	}); err != nil {
+		return nil, err
+	}
+	warm := opts
+	warm.Cache = site.NewMemoryCache()
+	if _, _, err := build(warm); err != nil {
+		return nil, err
+	}
+	if r.Warm, err = timeRuns(o.Runs, func() (time.Duration, error) {
+		_, d, err := build(warm)
+		return d, err
+	}); err != nil {
+		return nil, err
+	}
+
+	r.Pages, r.Figures = len(s.Pages), len(s.Figures)
+	for _, f := range s.Figures {
+		r.Beats += f.Beats
+	}
+	for _, f := range s.Files {
+		r.Raw += len(f.Data)
+		r.Gzip += GzipSize(f.Data)
+	}
+
+	scs, err := guideScenarios(o.Content)
+	if err != nil {
+		return nil, err
+	}
+	// Weigh the figures in site order, drawing each as the build did; the
+	// markup must be the build's, byte for byte in length at least.
+	var all []*sim.Scenario
+	for _, f := range s.Figures {
+		g, ok := scs[f.ID]
+		if !ok {
+			return nil, fmt.Errorf("figure %s of %s: not found among the content's fences", f.ID, f.Page)
+		}
+		fig, err := svganim.Figure(g.trace, svganim.Options{ID: g.id})
+		if err != nil {
+			return nil, fmt.Errorf("%s: figure %s: %w", g.page, g.id, err)
+		}
+		if len(fig) != f.Bytes {
+			return nil, fmt.Errorf("figure %s: drawn again it has %d bytes, the build's has %d", f.ID, len(fig), f.Bytes)
+		}
+		r.Weights = append(r.Weights, FigureWeight{Page: f.Page, ID: f.ID, Weight: svganim.Measure(g.trace, fig)})
+		all = append(all, g.sc)
+	}
+	r.Engine = engineSpeed(all, o.EngineTime)
+
+	limits, perrs := scenario.Parse(LimitsFence())
+	if perrs != nil {
+		return nil, fmt.Errorf("the limits scenario: %w", perrs)
+	}
+	r.LimitsEngine = engineSpeed([]*sim.Scenario{limits}, o.EngineTime)
+	lopts := site.Options{Content: fstest.MapFS{LimitsPath: {Data: LimitsPage()}}, ContentName: "limits"}
+	if r.LimitsBuild, err = timeRuns(o.Runs, func() (time.Duration, error) {
+		_, d, err := build(lopts)
+		return d, err
+	}); err != nil {
+		return nil, err
+	}
+	lt := sim.Run(limits)
+	lfig, err := svganim.Figure(lt, svganim.Options{ID: site.FigureID(site.Slug(LimitsPath), limits.ID)})
+	if err != nil {
+		return nil, fmt.Errorf("the limits scenario's figure: %w", err)
+	}
+	r.LimitsWeight = svganim.Measure(lt, lfig)
+	return r, nil
+}
+
+// timeRuns runs f n times and returns the median and fastest wall time
+// and the median processor time.
+func timeRuns(n int, f func() (time.Duration, error)) (Timing, error) {
+	ds := make([]time.Duration, 0, n)
+	cpu := make([]time.Duration, 0, n)
+	for range n {
+		c := cpuTime()
+		d, err := f()
+		if err != nil {
+			return Timing{}, err
+		}
+		ds = append(ds, d)
+		cpu = append(cpu, cpuTime()-c)
+	}
+	slices.Sort(ds)
+	slices.Sort(cpu)
+	return Timing{Median: ds[len(ds)/2], Min: ds[0], CPU: cpu[len(cpu)/2]}, nil
+}
+
+// engineSpeed runs every scenario in turn until at least d has passed.
+func engineSpeed(scs []*sim.Scenario, d time.Duration) (s Speed) {
+	if len(scs) == 0 {
+		return s
+	}
+	recordBeats := make([]int, len(scs))
+	for i, sc := range scs {
+		for _, rec := range sim.Run(sc).Records {
+			recordBeats[i] += sc.Beats - rec.CreatedAt + 1
+		}
+	}
+	start, c := time.Now(), cpuTime()
+	defer func() { s.CPU = cpuTime() - c }()
+	for s.Took < d {
+		for i, sc := range scs {
+			sim.Run(sc)
+			s.Runs++
+			s.Beats += sc.Beats
+			s.RecordBeats += recordBeats[i]
+		}
+		s.Took = time.Since(start)
+	}
+	return s
+}
+
+// GzipSize is the size of b compressed by gzip at its default level.
+func GzipSize(b []byte) int {
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	_, _ = z.Write(b) // writes into memory cannot fail
+	_ = z.Close()
+	return buf.Len()
+}
+
+// guideFigure is one fence of the guide, parsed and run.
+type guideFigure struct {
+	page, id string
+	sc       *sim.Scenario
+	trace    *sim.Trace
+}
+
+// guideScenarios parses and runs every fence of every page of fsys, found
+// exactly as the build finds them (site.FindFences), and names each figure
+// by its DOM id (site.FigureID).
+func guideScenarios(fsys fs.FS) (map[string]guideFigure, error) {
+	figs := map[string]guideFigure{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
+			return err
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		for _, f := range site.FindFences(src) {
+			sc, errs := scenario.Parse(f.Body)
+			if errs != nil {
+				continue // the build reports it; a page the build skips may hold anything
+			}
+			id := site.FigureID(site.Slug(p), sc.ID)
+			figs[id] = guideFigure{page: p, id: id, sc: sc, trace: sim.Run(sc)}
+		}
+		return nil
+	})
+	return figs, err
+}

@@ -1,0 +1,93 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Write prints the report as a table, each figure beside its budget and
+// "ok" or "MISSED". Numbers are integers or fixed-point decimals built from
+// integers, never formatted floats.
+func (r *Report) Write(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	p := func(format string, args ...any) { fmt.Fprintf(tw, format+"\n", args...) }
+	verdict := func(ok bool) string {
+		if ok {
+			return "ok"
+		}
+		return "MISSED"
+	}
+
+	p("Kafka Flow benchmark (GOMAXPROCS %d; each build timed %d times: median wall time, fastest, median CPU time)", r.GOMAXPROCS, r.Runs)
+	p("")
+	p("build\twall\tfastest\tCPU\tbudget (wall)\t")
+	for _, b := range []struct {
+		name string
+		t    Timing
+	}{
+		{"  guide, first in process", r.First},
+		{"  guide, cold", r.Cold},
+		{"  guide, warm (as serve rebuilds)", r.Warm},
+		{"  limits page alone, cold", r.LimitsBuild},
+	} {
+		p("%s\t%s\t%s\t%s\t≤ %s\t%s", b.name, ms(b.t.Median), ms(b.t.Min), ms(b.t.CPU), ms(BuildBudget), verdict(b.t.Median <= BuildBudget))
+	}
+	p("")
+	p("guide\t%d pages, %d figures, %d beats", r.Pages, r.Figures, r.Beats)
+	perBeat := func(n int) string {
+		if r.Beats == 0 {
+			return "-"
+		}
+		return strconv.Itoa(n / r.Beats)
+	}
+	p("site bytes\t%d raw, %d gzip (%s raw, %s gzip per beat)", r.Raw, r.Gzip, perBeat(r.Raw), perBeat(r.Gzip))
+	p("")
+	p("figure\tbeats\traw B\tgzip B\tgzip/beat\tbound B\tratio\tbudget\t")
+	fig := func(id string, x FigureWeight) {
+		_, gb := x.PerBeat()
+		p("  %s\t%d\t%d\t%d\t%d\t%d\t%s\t≤ %s\t%s", id, x.Beats, x.Raw, x.Gzip, gb, x.Bound,
+			thousandths(x.Permille()), thousandths(RatioBudget), verdict(x.Permille() <= RatioBudget))
+	}
+	for _, x := range r.Weights {
+		fig(x.ID, x)
+	}
+	fig("(limits page) at-the-limits", FigureWeight{Weight: r.LimitsWeight})
+	p("")
+	p("engine\tbeats/s\trecord-beats/s\tper CPU second\tbudget (wall)\t")
+	for _, e := range []struct {
+		name string
+		s    Speed
+	}{{"  guide scenarios", r.Engine}, {"  limits scenario", r.LimitsEngine}} {
+		p("%s\t%s\t%s\t%s\t≥ %s\t%s", e.name, group(e.s.BeatsPerSecond()), group(e.s.RecordBeatsPerSecond()),
+			group(e.s.RecordBeatsPerCPUSecond()), group(EngineBudget), verdict(e.s.RecordBeatsPerSecond() >= EngineBudget))
+	}
+	return tw.Flush()
+}
+
+// ms prints d in milliseconds with one decimal ("12.3 ms").
+func ms(d time.Duration) string {
+	tenths := d.Microseconds() / 100
+	return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10) + " ms"
+}
+
+// thousandths prints n/1000 with three decimals ("1.234").
+func thousandths(n int) string {
+	return strconv.Itoa(n/1000) + "." + fmt.Sprintf("%03d", n%1000)
+}
+
+// group prints n with its digits in groups of three ("1,234,567").
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

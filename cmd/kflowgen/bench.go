@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+
+	"github.com/kafkaflow/kflowgen/bench"
+	"github.com/spf13/cobra"
+)
+
+// benchOptions are the flags of `kflowgen bench`.
+type benchOptions struct {
+	// contentDir is the folder of pages, as for build.
+	contentDir string
+	// runs is how many timed builds make each build figure.
+	runs int
+	// cpuProfile, when set, receives a pprof CPU profile of the whole
+	// benchmark (go tool pprof FILE).
+	cpuProfile string
+}
+
+func newBenchCmd(stdout io.Writer) *cobra.Command {
+	o := &benchOptions{}
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure build time, page weight and engine speed against the budgets",
+		Long: "bench builds the guide as build and serve do and prints, against issue 9's budgets:\n" +
+			"the build's wall time (first, cold, and warm as serve rebuilds; budget 0.5 s), pages,\n" +
+			"figures, beats, the site's bytes raw and gzip and per beat, each figure's gzip bytes\n" +
+			"against its information bound (budget 2×), the engine's beats/s and record-beats/s\n" +
+			"(budget 1,000,000), and a build of a scenario at every size limit.\n" +
+			"It reads the content like build (./content, else the built-in guide) and writes only\n" +
+			"to a temporary folder. Timings depend on the machine and its load.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runBench(o, stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.contentDir, "content", "", "folder of Markdown pages (default ./content if it exists, else the built-in guide)")
+	f.IntVar(&o.runs, "runs", 5, "timed builds behind each build figure")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the benchmark to this file")
+	return cmd
+}
+
+// runBench runs the benchmark and prints its report.
+func runBench(o *benchOptions, stdout io.Writer) (err error) {
+	if o.runs < 1 {
+		return fmt.Errorf("--runs %d: give at least 1", o.runs)
+	}
+	src, _, err := contentSource(o.contentDir)
+	if err != nil {
+		return err
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("cpu profile: %w", cerr)
+			}
+		}()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	r, err := bench.Run(bench.Options{Content: src, ContentName: contentName(o.contentDir), Runs: o.runs})
+	if err != nil {
+		return wrapSiteErr(err)
+	}
+	return r.Write(stdout)
+}

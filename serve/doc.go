@@ -1,0 +1,65 @@
+// Package serve is the edge of Kafka Flow where goroutines, the clock, the
+// file system watcher and the network live: it is what `kflowgen serve`
+// runs. The build pipeline (package site) and the engine below it stay
+// pure; this package drives them again on every save and pushes the result
+// to open browser tabs.
+//
+// # The loop
+//
+// An author changes a key in a ```kflow fence, saves, and looks. New
+// builds the site once; Run then serves it and watches the content folder
+// (and the templates folder, when one is given) with fsnotify:
+//
+//  1. every folder is watched, and folders created later are added as they
+//     appear (fsnotify is not recursive);
+//  2. events are batched: a rebuild starts once no event has arrived for
+//     Options.Quiet (50 ms by default), or at the latest 500 ms after the
+//     first event of a burst; chmod-only events, hidden names and editor
+//     temporary files (*.swp, *~, .#*, #*#, 4913, *.tmp, …) are ignored;
+//  3. Rebuild runs site.Generate with a cache of scenario results (see
+//     below), writes the pages into a fresh private folder (a
+//     "generation") and swaps it in; the previous generation is removed
+//     once no request is still reading it;
+//  4. each open page holds a server-sent event stream (/_kflow/events); it
+//     receives "reload" only when the bytes of that very page, or of a
+//     shared asset, changed. Before reloading, the page's client script
+//     keeps each figure's beat and the scroll position in sessionStorage
+//     and restores them after the reload.
+//
+// # Broken edits
+//
+// When a build fails, the last good generation stays in place. Every open
+// page receives a "broken" event carrying an overlay: each error's
+// file:line:col, the offending lines of the source with a caret under the
+// column, and the message. Pages opened while the build is broken get the
+// same overlay in their HTML. The next good build sends "fixed" (or
+// "reload" to the pages it changed) and the overlay goes away by itself.
+// The errors are printed in the terminal too, one a line, as `kflowgen
+// build` prints them.
+//
+// # What is served
+//
+// Only files of the current generation, opened through an os.Root, so no
+// path (encoded ../ included) can leave it; names with a hidden segment and
+// folders are not served. Content types are set from the extension (.html,
+// .css, .js, .svg, .json) with nosniff and no-store. The live-reload client
+// (/_kflow/live.js) and the overlay are added to HTML responses as they are
+// sent; the files on disk are byte for byte what `kflowgen build` writes.
+// With Options.LocalOnly, requests whose Host is not a loopback name are
+// refused, which stops DNS-rebinding pages from reading the server.
+//
+// # The cache
+//
+// A save usually touches one fence. Scenario results (parse, simulate,
+// check, draw) are kept in a site.Cache keyed by site.CacheKey: the engine
+// version (EngineVersion), the page slug and the fence's text. A hit
+// returns exactly what a miss computed, so a warm build is byte for byte a
+// cold one (tested). Results no build has used for a few builds are
+// dropped, so a long session does not grow without bound.
+//
+// # Caller's duties
+//
+// Call Close when done: it removes the private folder. Run returns when its
+// context is cancelled (Ctrl-C in the command), after shutting the HTTP
+// server down and ending every event stream.
+package serve

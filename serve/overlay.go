@@ -1,0 +1,177 @@
+package serve
+
+import (
+	"bytes"
+	"errors"
+	"html/template"
+	"io/fs"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kafkaflow/kflowgen/site"
+)
+
+// maxShown bounds the errors the overlay lists (the terminal gets all).
+const maxShown = 20
+
+// excerptAround is how many lines of source the overlay shows above and
+// below an error's line.
+const excerptAround = 2
+
+// problem is one error of a failed build, as the terminal and the overlay
+// show it.
+type problem struct {
+	// Text is the whole line: "file:line:col: message" when positioned.
+	Text string
+	// Positioned says Text starts with a position and is printed as it is;
+	// otherwise the terminal prefixes "kflowgen: ".
+	Positioned bool
+	// Pos ("content/acks.md:14:9", or just the file) and Msg split Text for
+	// the overlay; Pos is "" for errors about no file in particular.
+	Pos, Msg string
+	// Lines is the source around the error (empty when unknown).
+	Lines []sourceLine
+}
+
+// sourceLine is one line of an excerpt; for the offending line (Hit),
+// Caret is the text to print under it so that its "^" lands on the column.
+type sourceLine struct {
+	N     int
+	Text  string
+	Hit   bool
+	Caret string
+}
+
+// problems turns a build error into what the overlay shows, with the
+// source lines around each positioned error read from the content.
+func (s *Server) problems(err error) []problem {
+	var list site.ErrorList
+	if !errors.As(err, &list) {
+		return []problem{{Text: err.Error(), Msg: err.Error()}}
+	}
+	files := map[string][]string{}
+	var out []problem
+	for _, e := range list {
+		p := problem{Text: e.Error(), Positioned: true, Pos: e.File, Msg: e.Msg}
+		if e.Line > 0 {
+			p.Pos = strings.TrimSuffix(e.Error(), ": "+e.Msg)
+			src, ok := files[e.File]
+			if !ok {
+				src = s.sourceLines(e.File)
+				files[e.File] = src
+			}
+			p.Lines = excerpt(src, e.Line, e.Col)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// sourceLines reads the content file an error names (its path as errors
+// print it: ContentName, "/", the page's path), split into lines; nil when
+// it cannot be read.
+func (s *Server) sourceLines(file string) []string {
+	p := file
+	if s.o.ContentName != "" {
+		var ok bool
+		if p, ok = strings.CutPrefix(file, s.o.ContentName+"/"); !ok {
+			return nil
+		}
+	}
+	if !fs.ValidPath(p) {
+		return nil
+	}
+	b, err := fs.ReadFile(s.contentFS(), p)
+	if err != nil {
+		return nil
+	}
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	return strings.Split(string(b), "\n")
+}
+
+// excerpt returns the lines around line (1-based) with a caret under col
+// (1-based, counted in characters; tabs before it are kept so the caret
+// lines up).
+func excerpt(src []string, line, col int) []sourceLine {
+	if line < 1 || line > len(src) {
+		return nil
+	}
+	var out []sourceLine
+	for n := max(1, line-excerptAround); n <= min(len(src), line+excerptAround); n++ {
+		text := strings.ToValidUTF8(src[n-1], "\uFFFD")
+		sl := sourceLine{N: n, Text: text}
+		if n == line {
+			sl.Hit = true
+			// Columns past the end point just after the last character.
+			want := min(max(col, 1), utf8.RuneCountInString(text)+1) - 1
+			var pad strings.Builder
+			for _, r := range text {
+				if want == 0 {
+					break
+				}
+				if r == '\t' {
+					pad.WriteByte('\t')
+				} else {
+					pad.WriteByte(' ')
+				}
+				want--
+			}
+			sl.Caret = pad.String() + "^"
+		}
+		out = append(out, sl)
+	}
+	return out
+}
+
+type overlayData struct {
+	Problems []problem
+	More     int
+}
+
+var overlayTmpl = template.Must(template.New("overlay").Parse(`<div id="kflow-error" role="alert" aria-live="assertive">
+<style>
+#kflow-error{position:fixed;inset:0 0 auto 0;z-index:2147483647;max-height:70vh;overflow:auto;margin:0;padding:1rem 1.25rem;
+background:#fff5f5;color:#1a1a1a;border-bottom:4px solid #c0262d;box-shadow:0 4px 16px rgba(0,0,0,.25);
+font:15px/1.45 system-ui,sans-serif}
+#kflow-error h2{margin:0 0 .5rem;font-size:1.05rem;color:#9b1c22}
+#kflow-error .kfe-note{margin:0 0 .75rem}
+#kflow-error .kfe-msg{margin:.75rem 0 .25rem;font-weight:600}
+#kflow-error .kfe-pos{font-family:ui-monospace,monospace;font-weight:400}
+#kflow-error pre{margin:0;padding:.5rem .75rem;background:#fff;border:1px solid #e3b3b5;overflow:auto;font:13px/1.4 ui-monospace,monospace;tab-size:4}
+#kflow-error .kfe-n{display:inline-block;min-width:3.5em;color:#777;user-select:none}
+#kflow-error .kfe-hit{background:#ffe1e1;display:inline-block;min-width:100%}
+#kflow-error .kfe-caret{color:#c0262d;font-weight:700}
+#kflow-error button{float:right;font:inherit}
+@media (prefers-color-scheme:dark){#kflow-error{background:#2a1416;color:#f3e9e9}#kflow-error h2{color:#ff9ea3}
+#kflow-error pre{background:#1b1b1b;border-color:#6b3034}#kflow-error .kfe-hit{background:#4a1d21}#kflow-error .kfe-n{color:#999}}
+</style>
+<button type="button" data-kflow-hide>hide</button>
+<h2>The last change does not build</h2>
+<p class="kfe-note">This page shows the last good build. Fix the problem and save: the page recovers by itself.</p>
+{{- range .Problems}}
+<p class="kfe-msg">{{with .Pos}}<span class="kfe-pos">{{.}}</span>: {{end}}{{.Msg}}</p>
+{{- with .Lines}}
+<pre>{{range .}}{{if .Hit}}<span class="kfe-hit"><span class="kfe-n">{{.N}}</span>{{.Text}}</span>
+<span class="kfe-n"></span><span class="kfe-caret">{{.Caret}}</span>
+{{else}}<span class="kfe-n">{{.N}}</span>{{.Text}}
+{{end}}{{end}}</pre>
+{{- end}}
+{{- end}}
+{{- if .More}}
+<p class="kfe-note">… and {{.More}} more (see the terminal).</p>
+{{- end}}
+</div>`))
+
+// overlayHTML renders the error overlay fragment that pages show while the
+// build is broken. Every piece of user text goes through html/template.
+func overlayHTML(items []problem) string {
+	d := overlayData{Problems: items}
+	if len(items) > maxShown {
+		d.Problems, d.More = items[:maxShown], len(items)-maxShown
+	}
+	var b strings.Builder
+	if err := overlayTmpl.Execute(&b, d); err != nil {
+		panic("serve: overlay template: " + err.Error())
+	}
+	return b.String()
+}

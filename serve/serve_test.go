@@ -1,0 +1,567 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/site"
+)
+
+// deadline bounds every wait for an event. It is generous: a test waits
+// for something to happen, it never measures how long it took.
+const deadline = 20 * time.Second
+
+func write(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fencePage is a page with one fence; the fence's "beats" line is line 9.
+func fencePage(title, id, figTitle, beatsLine string) string {
+	return "---\ntitle: " + title + "\nweight: 1\n---\n\n```kflow\nid: " + id + "\ntitle: " + figTitle + "\n" + beatsLine + "\n```\n\nText after the figure.\n"
+}
+
+// smallSite writes a two-page site into a fresh content folder.
+func smallSite(t testing.TB) string {
+	dir := filepath.Join(t.TempDir(), "content")
+	write(t, filepath.Join(dir, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "First title", "beats: 4"))
+	write(t, filepath.Join(dir, "b.md"), fencePage("B", "two", "Other figure", "beats: 3"))
+	return dir
+}
+
+// start creates a server for the options and runs it on a free loopback
+// port until the test ends; it returns the server and its base URL.
+func start(t testing.TB, o Options) (*Server, string) {
+	t.Helper()
+	s, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-ran:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(deadline):
+			t.Errorf("Run did not return after its context was cancelled")
+		}
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+		if _, err := os.Stat(s.tmp); !os.IsNotExist(err) {
+			t.Errorf("private folder %s left behind (%v)", s.tmp, err)
+		}
+	})
+	return s, "http://" + ln.Addr().String()
+}
+
+type response struct {
+	status int
+	ctype  string
+	body   string
+}
+
+func get(t testing.TB, url string) response {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{resp.StatusCode, resp.Header.Get("Content-Type"), string(b)}
+}
+
+var versionRE = regexp.MustCompile(`data-version="([0-9a-f]*)"`)
+
+// version returns the page version the server wrote into a page's client
+// script tag.
+func version(t testing.TB, page string) string {
+	t.Helper()
+	m := versionRE.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no live client in the page:\n%s", page)
+	}
+	return m[1]
+}
+
+type event struct{ name, data string }
+
+// stream is an open page's event stream, read by a goroutine.
+type stream struct {
+	events chan event
+	close  func()
+}
+
+func listen(t testing.TB, base, page, v string) *stream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+EventsPath+"?page="+page+"&v="+v, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/event-stream" {
+		cancel()
+		t.Fatalf("events: status %d, type %q", resp.StatusCode, ct)
+	}
+	st := &stream{events: make(chan event, 16)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(st.events)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		var ev event
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case line == "":
+				if ev.name != "" {
+					st.events <- ev
+				}
+				ev = event{}
+			case strings.HasPrefix(line, "event: "):
+				ev.name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				ev.data += strings.TrimPrefix(line, "data: ")
+			}
+		}
+	}()
+	st.close = func() { cancel(); resp.Body.Close(); <-done }
+	t.Cleanup(st.close)
+	return st
+}
+
+// next waits for the stream's next event.
+func (st *stream) next(t testing.TB) event {
+	t.Helper()
+	select {
+	case ev, ok := <-st.events:
+		if !ok {
+			t.Fatal("event stream ended")
+		}
+		return ev
+	case <-time.After(deadline):
+		t.Fatal("no event within the deadline")
+	}
+	return event{}
+}
+
+// expect waits for the next event and checks its name.
+func (st *stream) expect(t testing.TB, name string) event {
+	t.Helper()
+	ev := st.next(t)
+	if ev.name != name {
+		t.Fatalf("got event %q (%.200s), want %q", ev.name, ev.data, name)
+	}
+	return ev
+}
+
+// TestEditBreakFix is an author's loop: open two pages, edit a fence on
+// one, break it, fix it.
+func TestEditBreakFix(t *testing.T) {
+	dir := smallSite(t)
+	var errs syncBuffer
+	s, base := start(t, Options{ContentDir: dir, ContentName: "content", Errors: &errs})
+
+	a := get(t, base+"/a.html")
+	if a.status != 200 || a.ctype != "text/html; charset=utf-8" || !strings.Contains(a.body, "First title") {
+		t.Fatalf("GET /a.html: %d %q\n%s", a.status, a.ctype, a.body)
+	}
+	// The page on disk is the build's output; the client is added on the
+	// way out only.
+	disk, err := os.ReadFile(filepath.Join(s.Dir(), "a.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(disk, []byte("/_kflow/")) {
+		t.Error("the built page holds the live client")
+	}
+	if got := strings.Replace(a.body, string(s.snippet("a.html", version(t, a.body), nil)), "", 1); got != string(disk) {
+		t.Error("the served page is not the built page plus the client snippet")
+	}
+
+	va, vb := version(t, a.body), version(t, get(t, base+"/b.html").body)
+	sa, sb := listen(t, base, "a.html", va), listen(t, base, "b.html", vb)
+	sa.expect(t, "fixed")
+	sb.expect(t, "fixed")
+
+	// Edit: a's figure title changes; only a reloads.
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Second title", "beats: 4"))
+	sa.expect(t, "reload")
+	a = get(t, base+"/a.html")
+	if !strings.Contains(a.body, "Second title") || strings.Contains(a.body, "First title") {
+		t.Fatalf("after the edit the page does not show the new title:\n%s", a.body)
+	}
+	va2 := version(t, a.body)
+	if va2 == va {
+		t.Error("the page's version did not change with its bytes")
+	}
+	sa = listen(t, base, "a.html", va2)
+	sa.expect(t, "fixed")
+
+	// Break: every open page shows the error; b's next event being
+	// "broken" also shows it got no reload for a's edit.
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Second title", "beatz: 4"))
+	const pos = "content/a.md:9:1"
+	for _, st := range []*stream{sa, sb} {
+		ev := st.expect(t, "broken")
+		if !strings.Contains(ev.data, pos) || !strings.Contains(ev.data, "beatz") {
+			t.Errorf("broken event lacks the position or the token: %s", ev.data)
+		}
+	}
+	// Pages opened now show the error too, over the last good build.
+	for _, p := range []string{"/a.html", "/b.html", "/"} {
+		r := get(t, base+p)
+		for _, want := range []string{`id="kflow-error"`, pos, "beatz: 4", "title: Second title", `&#34;beatz&#34;`} {
+			if !strings.Contains(r.body, want) {
+				t.Errorf("GET %s while broken: no %q in the overlay", p, want)
+			}
+		}
+	}
+	if !strings.Contains(get(t, base+"/a.html").body, "<figcaption") {
+		t.Error("the last good page is not served while broken")
+	}
+	if !strings.Contains(errs.String(), pos+": ") {
+		t.Errorf("terminal errors:\n%s\nwant a line starting %s", errs.String(), pos)
+	}
+
+	// Fix: back to the last good text. a's bytes equal the last good
+	// build, so it is not reloaded; both overlays go.
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Second title", "beats: 4"))
+	sa.expect(t, "fixed")
+	sb.expect(t, "fixed")
+	if r := get(t, base+"/a.html"); strings.Contains(r.body, "kflow-error") || version(t, r.body) != va2 {
+		t.Errorf("after the fix: overlay still there or version changed\n%s", r.body)
+	}
+}
+
+// TestNewFolderWatched creates a folder after the server started: its page
+// appears (an open 404 for it reloads) and later edits inside it rebuild.
+func TestNewFolderWatched(t *testing.T) {
+	dir := smallSite(t)
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
+	missing := get(t, base+"/sub-c.html")
+	if missing.status != 404 || version(t, missing.body) != "" {
+		t.Fatalf("missing page: %d\n%s", missing.status, missing.body)
+	}
+	sc := listen(t, base, "sub-c.html", "")
+	sc.expect(t, "fixed")
+	write(t, filepath.Join(dir, "sub", "c.md"), fencePage("C", "three", "In a new folder", "beats: 2"))
+	sc.expect(t, "reload")
+	r := get(t, base+"/sub-c.html")
+	if r.status != 200 || !strings.Contains(r.body, "In a new folder") {
+		t.Fatalf("new page: %d\n%s", r.status, r.body)
+	}
+	sc = listen(t, base, "sub-c.html", version(t, r.body))
+	sc.expect(t, "fixed")
+	write(t, filepath.Join(dir, "sub", "c.md"), fencePage("C", "three", "Edited in the new folder", "beats: 2"))
+	sc.expect(t, "reload")
+	if r := get(t, base+"/sub-c.html"); !strings.Contains(r.body, "Edited in the new folder") {
+		t.Fatalf("edit in the new folder not built:\n%s", r.body)
+	}
+}
+
+// TestFirstBuildBroken starts on a broken site: pages show the error, and
+// the first good build reloads them.
+func TestFirstBuildBroken(t *testing.T) {
+	dir := smallSite(t)
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "First title", "beats: many"))
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
+	r := get(t, base+"/a.html")
+	if r.status != 503 || !strings.Contains(r.body, "content/a.md:9:") || version(t, r.body) != "" {
+		t.Fatalf("GET before any good build: %d\n%s", r.status, r.body)
+	}
+	st := listen(t, base, "a.html", "")
+	if ev := st.expect(t, "broken"); !strings.Contains(ev.data, "content/a.md:9:") {
+		t.Errorf("broken event: %s", ev.data)
+	}
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "First title", "beats: 4"))
+	st.expect(t, "reload")
+	if r := get(t, base+"/a.html"); r.status != 200 || strings.Contains(r.body, "kflow-error") {
+		t.Fatalf("after the fix: %d\n%s", r.status, r.body)
+	}
+}
+
+// TestTraversalRefused sends raw requests that try to leave the output
+// folder; none may return the secret placed next to it.
+func TestTraversalRefused(t *testing.T) {
+	s, base := start(t, Options{ContentDir: smallSite(t), ContentName: "content"})
+	const secret = "kflow-secret-7f3a"
+	write(t, filepath.Join(filepath.Dir(s.Dir()), "secret.txt"), secret)
+	write(t, filepath.Join(filepath.Dir(filepath.Dir(s.Dir())), "secret.txt"), secret)
+	addr := strings.TrimPrefix(base, "http://")
+	for _, target := range []string{
+		"/../secret.txt",
+		"/../../secret.txt",
+		"/%2e%2e/secret.txt",
+		"/%2e%2e%2fsecret.txt",
+		"/assets/..%2f..%2fsecret.txt",
+		"/assets/%2e%2e/%2e%2e/secret.txt",
+		"/..%5csecret.txt",
+		"/./../secret.txt",
+		"//../secret.txt",
+		"/assets/",
+		"/assets",
+		"/.kflowgen",
+		"/a.html%00.css",
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", target, addr)
+		resp, err := io.ReadAll(conn)
+		conn.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, _, _ := strings.Cut(string(resp), "\r\n")
+		if strings.Contains(string(resp), secret) || !strings.Contains(head, " 404 ") && !strings.Contains(head, " 400 ") {
+			t.Errorf("GET %s: %s", target, head)
+		}
+	}
+}
+
+// TestContentTypes checks the types of every kind of file a site holds.
+func TestContentTypes(t *testing.T) {
+	_, base := start(t, Options{ContentDir: smallSite(t), ContentName: "content"})
+	for p, want := range map[string]string{
+		"/":                  "text/html; charset=utf-8",
+		"/index.html":        "text/html; charset=utf-8",
+		"/a.html":            "text/html; charset=utf-8",
+		"/assets/site.css":   "text/css; charset=utf-8",
+		"/assets/stepper.js": "text/javascript; charset=utf-8",
+		ClientPath:           "text/javascript; charset=utf-8",
+	} {
+		resp, err := http.Get(base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != want || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s: %d, %q, nosniff %q; want 200 %q", p, resp.StatusCode,
+				resp.Header.Get("Content-Type"), resp.Header.Get("X-Content-Type-Options"), want)
+		}
+	}
+	if got := contentType("frame.svg"); got != "image/svg+xml" {
+		t.Errorf("svg: %q", got)
+	}
+	resp, err := http.Post(base+"/a.html", "text/plain", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST: %d", resp.StatusCode)
+	}
+}
+
+// TestLocalOnly refuses requests for other host names (DNS rebinding).
+func TestLocalOnly(t *testing.T) {
+	_, base := start(t, Options{ContentDir: smallSite(t), ContentName: "content", LocalOnly: true})
+	for host, want := range map[string]int{"evil.example": 403, "evil.example:80": 403,
+		"localhost:1313": 200, "127.0.0.1": 200, "[::1]:1313": 200} {
+		req, _ := http.NewRequest("GET", base+"/", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+}
+
+// copyGuide copies the embedded guide into a content folder.
+func copyGuide(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "content")
+	err := fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
+			return err
+		}
+		b, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			return err
+		}
+		write(t, filepath.Join(dir, filepath.FromSlash(p)), string(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// readTree returns every file under dir, by slash path.
+func readTree(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestWarmCacheSameBytes rebuilds the guide with every scenario in the
+// cache and compares the output with a cold build and with a build that
+// uses no cache at all.
+func TestWarmCacheSameBytes(t *testing.T) {
+	dir := copyGuide(t)
+	plain, err := site.Generate(site.Options{Content: os.DirFS(dir), ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{ContentDir: dir, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cold := readTree(t, s.Dir())
+	r := s.Rebuild()
+	if r.Err != nil || r.Misses != 0 || r.Hits != len(plain.Figures) || len(r.Changed) != 0 {
+		t.Fatalf("warm rebuild: %+v; want %d hits, no miss, nothing changed", r, len(plain.Figures))
+	}
+	warm := readTree(t, s.Dir())
+	if len(warm) != len(plain.Files) || len(cold) != len(plain.Files) {
+		t.Fatalf("%d warm and %d cold files, want %d", len(warm), len(cold), len(plain.Files))
+	}
+	for _, f := range plain.Files {
+		if !bytes.Equal(warm[f.Path], f.Data) || !bytes.Equal(cold[f.Path], f.Data) {
+			t.Errorf("%s differs between builds with a warm cache, a cold one and none", f.Path)
+		}
+	}
+}
+
+// TestCacheForgets checks that results unused for keepBuilds builds are
+// dropped and that used ones stay.
+func TestCacheForgets(t *testing.T) {
+	c := newGenCache()
+	h, m := c.begin()
+	c.Put("old", &site.FigureResult{})
+	c.Put("kept", &site.FigureResult{})
+	c.end(h, m)
+	for i := 1; i < keepBuilds; i++ {
+		h, m := c.begin()
+		if _, ok := c.Get("kept"); !ok {
+			t.Fatalf("build %d: kept result gone", i+1)
+		}
+		c.end(h, m)
+	}
+	if _, ok := c.m["old"]; !ok {
+		t.Fatalf("result dropped after %d unused builds, want it kept until %d", keepBuilds-1, keepBuilds)
+	}
+	h, m = c.begin()
+	c.Get("kept")
+	hits, misses := c.end(h, m)
+	if _, ok := c.m["old"]; ok || c.len() != 1 || hits != 1 || misses != 0 {
+		t.Errorf("after %d unused builds: old kept=%v, %d entries, %d hits, %d misses", keepBuilds, ok, c.len(), hits, misses)
+	}
+}
+
+// TestIgnoredEvents checks which watcher events start a rebuild.
+func TestIgnoredEvents(t *testing.T) {
+	for name, want := range map[string]bool{
+		"acks.md": true, "new-folder": true, "notes.txt": true,
+		".acks.md.swp": false, "acks.md.swp": false, "acks.md.swx": false, "acks.md~": false,
+		".#acks.md": false, "#acks.md#": false, "4913": false, "acks.md.tmp": false,
+		"acks.md___jb_tmp___": false, ".git": false, "ACKS.MD.TMP": false,
+	} {
+		for _, op := range []fsnotify.Op{fsnotify.Create, fsnotify.Write, fsnotify.Remove, fsnotify.Rename} {
+			if got := relevant(fsnotify.Event{Name: filepath.Join("content", name), Op: op}); got != want {
+				t.Errorf("%s %s: relevant=%v, want %v", op, name, got, want)
+			}
+		}
+	}
+	if relevant(fsnotify.Event{Name: "content/acks.md", Op: fsnotify.Chmod}) {
+		t.Error("a chmod-only event starts a rebuild")
+	}
+	if !relevant(fsnotify.Event{Name: "content/acks.md", Op: fsnotify.Chmod | fsnotify.Write}) {
+		t.Error("a write that also changed the mode is ignored")
+	}
+}
+
+// TestExcerpt checks the overlay's source lines: two lines of context, the
+// caret under the column, tabs kept, columns past the end clamped.
+func TestExcerpt(t *testing.T) {
+	src := []string{"one", "two", "\tbeatz: 4", "four", "five", "six"}
+	got := excerpt(src, 3, 2)
+	if len(got) != 5 || got[0].N != 1 || got[4].N != 5 || !got[2].Hit || got[2].Caret != "\t^" {
+		t.Errorf("excerpt: %+v", got)
+	}
+	if e := excerpt(src, 6, 40); len(e) != 3 || e[2].Caret != "   ^" {
+		t.Errorf("past the end: %+v", e)
+	}
+	if e := excerpt([]string{"héllo"}, 1, 3); e[0].Caret != "  ^" {
+		t.Errorf("multibyte: %q", e[0].Caret)
+	}
+	if excerpt(src, 9, 1) != nil {
+		t.Error("excerpt of a line past the file")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

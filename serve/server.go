@@ -1,0 +1,462 @@
+package serve
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/kafkaflow/kflowgen/site"
+)
+
+// Options configure a Server.
+type Options struct {
+	// ContentDir is the folder of Markdown pages, read on every build and
+	// watched. When it is "", Content is served instead and nothing is
+	// watched (an embedded guide cannot change).
+	ContentDir string
+	// Content holds the pages when ContentDir is "" (e.g. content.FS).
+	Content fs.FS
+	// ContentName prefixes page paths in error messages ("content" gives
+	// "content/acks.md:12:3: …"); use the folder as the user typed it.
+	ContentName string
+	// TemplatesDir is a folder holding layout.html, index.html and the
+	// assets, read on every build and watched. "" means the templates
+	// embedded in the binary.
+	TemplatesDir string
+	// OutDir, when not "", also receives every good build through
+	// site.WriteDir (atomic, with the build command's safety checks). Pages
+	// are always served from the server's private folder.
+	OutDir string
+	// Quiet is the batching period: a rebuild starts once no change has
+	// arrived for this long. Zero means 50 ms.
+	Quiet time.Duration
+	// LocalOnly refuses requests whose Host header is not localhost or a
+	// loopback address (set it when listening on loopback).
+	LocalOnly bool
+	// Log receives a line per build; Errors the errors of failed builds,
+	// one a line, and watcher problems. Nil discards.
+	Log, Errors io.Writer
+}
+
+// DefaultQuiet is the batching period used when Options.Quiet is zero.
+const DefaultQuiet = 50 * time.Millisecond
+
+// maxBatch bounds how long a stream of events can delay a rebuild.
+const maxBatch = 500 * time.Millisecond
+
+// EngineVersion identifies the engine and renderer compiled into this
+// binary (module version, VCS revision and whether the tree was modified),
+// mixed into every cache key. The cache lives in memory, so this only
+// matters as documentation of what a key depends on, but it keeps the key
+// honest should the cache ever be kept on disk.
+var EngineVersion = engineVersion()
+
+func engineVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Path + "@" + bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+			v += " " + s.Key + "=" + s.Value
+		}
+	}
+	return v
+}
+
+// Server builds the site, serves the last good build, watches the sources
+// and tells open pages when to reload. Create it with New; it is an
+// http.Handler.
+type Server struct {
+	o       Options
+	tmp     string // private folder holding the generations
+	cache   *genCache
+	watcher *fsnotify.Watcher // nil when nothing is watched
+
+	buildMu sync.Mutex // one build at a time
+	builds  int        // guarded by buildMu
+
+	mu      sync.Mutex
+	gen     *generation // last good build; nil before the first
+	fail    *failure    // the last build's problems; nil when it succeeded
+	clients map[*client]struct{}
+
+	retiring  sync.WaitGroup // removals of old generations
+	done      chan struct{}  // closed when streams must end
+	closeOnce sync.Once
+	stopOnce  sync.Once
+}
+
+// generation is one good build on disk.
+type generation struct {
+	n    int
+	dir  string
+	root *os.Root
+	// pages maps every output HTML file to its version, a digest of its
+	// bytes and of every shared asset: a page must reload when either
+	// changed.
+	pages map[string]string
+	refs  sync.WaitGroup // requests still reading this generation
+}
+
+// failure is a failed build: what the terminal and the overlay show.
+type failure struct {
+	n     int
+	items []problem
+	html  string // the overlay fragment
+}
+
+// BuildResult describes one build, for the log, tests and benchmarks.
+type BuildResult struct {
+	// N numbers the builds from 1.
+	N int
+	// Err is nil for a good build; a site.ErrorList for problems in the
+	// user's files, or another error.
+	Err error
+	// Changed lists the output pages whose version changed (bytes of the
+	// page or of a shared asset), added or removed, sorted. Nil when the
+	// build failed.
+	Changed []string
+	// Pages and Figures count what a good build holds.
+	Pages, Figures int
+	// Hits and Misses count scenario cache lookups during the build.
+	Hits, Misses int
+	// Took is the build's wall-clock duration.
+	Took time.Duration
+}
+
+// New builds the site once and returns a Server ready to Run. Watching
+// starts here, before the first build, so no save is missed. Failing to
+// build the site is not an error: the server starts and shows the problems
+// in the browser. Errors are for what the server itself cannot do (no
+// private folder, an unwatchable content folder).
+func New(o Options) (*Server, error) {
+	if o.ContentDir == "" && o.Content == nil {
+		return nil, errors.New("no content to serve")
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = DefaultQuiet
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Errors == nil {
+		o.Errors = io.Discard
+	}
+	tmp, err := os.MkdirTemp("", "kflowgen-serve-")
+	if err != nil {
+		return nil, fmt.Errorf("private output folder: %w", err)
+	}
+	s := &Server{o: o, tmp: tmp, cache: newGenCache(), clients: map[*client]struct{}{}, done: make(chan struct{})}
+	var dirs []string
+	for _, d := range []string{o.ContentDir, o.TemplatesDir} {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) > 0 {
+		w, err := fsnotify.NewWatcher()
+		if err != nil {
+			os.RemoveAll(tmp)
+			return nil, fmt.Errorf("watching: %w", err)
+		}
+		s.watcher = w
+		for _, d := range dirs {
+			if err := s.addTree(d); err != nil {
+				s.Close()
+				return nil, fmt.Errorf("watching %s: %w", d, err)
+			}
+		}
+	}
+	s.Rebuild()
+	return s, nil
+}
+
+// Dir returns the folder holding the generation being served ("" before the
+// first good build). It changes with every good build.
+func (s *Server) Dir() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen == nil {
+		return ""
+	}
+	return s.gen.dir
+}
+
+// Watching reports whether the server watches folders for changes (false
+// when it serves an embedded guide).
+func (s *Server) Watching() bool { return s.watcher != nil }
+
+// contentFS returns the content as a file system, read afresh each call.
+func (s *Server) contentFS() fs.FS {
+	if s.o.ContentDir != "" {
+		return os.DirFS(s.o.ContentDir)
+	}
+	return s.o.Content
+}
+
+// Rebuild builds the site now and publishes the result: a good build
+// replaces the served generation and reloads the pages it changed; a
+// failed one keeps the last good generation and shows its errors in every
+// page. The watcher calls it after each batch of changes.
+func (s *Server) Rebuild() BuildResult {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	start := time.Now()
+	s.builds++
+	r := BuildResult{N: s.builds}
+
+	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, EngineVersion: EngineVersion}
+	if s.o.TemplatesDir != "" {
+		opts.Templates = os.DirFS(s.o.TemplatesDir)
+	}
+	h0, m0 := s.cache.begin()
+	built, err := site.Generate(opts)
+	var g *generation
+	if err == nil {
+		g, err = s.writeGeneration(r.N, built)
+	}
+	r.Hits, r.Misses = s.cache.end(h0, m0)
+	r.Took = time.Since(start)
+	if err != nil {
+		r.Err = err
+		s.publishFailure(r.N, err)
+		return r
+	}
+	r.Pages, r.Figures = len(built.Pages), len(built.Figures)
+	r.Changed = s.publish(g)
+	if s.o.OutDir != "" {
+		if err := built.WriteDir(s.o.OutDir, s.o.ContentDir); err != nil {
+			fmt.Fprintf(s.o.Errors, "kflowgen: %s (the server still serves the new build)\n", err)
+		}
+	}
+	if r.N > 1 {
+		fmt.Fprintf(s.o.Log, "rebuilt in %d ms: %s\n", r.Took.Milliseconds(), describeChanged(r.Changed))
+	}
+	return r
+}
+
+// describeChanged words a build's changed pages for the log.
+func describeChanged(changed []string) string {
+	switch n := len(changed); {
+	case n == 0:
+		return "no page changed"
+	case n == 1:
+		return "1 page changed (" + changed[0] + ")"
+	case n <= 4:
+		return fmt.Sprintf("%d pages changed (%s)", n, strings.Join(changed, ", "))
+	default:
+		return fmt.Sprintf("%d pages changed", n)
+	}
+}
+
+// writeGeneration writes a built site into a fresh folder of its own and
+// opens it as an os.Root, through which every request is answered.
+func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
+	dir := filepath.Join(s.tmp, fmt.Sprintf("build-%d", n))
+	g := &generation{n: n, dir: dir, pages: map[string]string{}}
+	assets := sha256.New()
+	for _, f := range built.Files {
+		if path.Ext(f.Path) != ".html" {
+			fmt.Fprintf(assets, "%d:%s\x00%d:", len(f.Path), f.Path, len(f.Data))
+			assets.Write(f.Data)
+		}
+	}
+	shared := assets.Sum(nil)
+	for _, f := range built.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("private output folder: %w", err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("private output folder: %w", err)
+		}
+		if path.Ext(f.Path) == ".html" {
+			h := sha256.New()
+			h.Write(shared)
+			h.Write(f.Data)
+			g.pages[f.Path] = hex.EncodeToString(h.Sum(nil))[:20]
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("private output folder: %w", err)
+	}
+	g.root = root
+	return g, nil
+}
+
+// publish makes g the served generation, clears any failure, wakes every
+// event stream and retires the previous generation. It returns the pages
+// whose version changed.
+func (s *Server) publish(g *generation) []string {
+	s.mu.Lock()
+	old := s.gen
+	s.gen, s.fail = g, nil
+	s.wakeLocked()
+	s.mu.Unlock()
+
+	var changed []string
+	for p, v := range g.pages {
+		if old == nil || old.pages[p] != v {
+			changed = append(changed, p)
+		}
+	}
+	if old != nil {
+		for p := range old.pages {
+			if _, ok := g.pages[p]; !ok {
+				changed = append(changed, p)
+			}
+		}
+		s.retire(old)
+	}
+	slices.Sort(changed)
+	return changed
+}
+
+// retire removes a generation's folder once the requests reading it are
+// done. No request can pick it up any more: it is no longer s.gen.
+func (s *Server) retire(g *generation) {
+	s.retiring.Add(1)
+	go func() {
+		defer s.retiring.Done()
+		g.refs.Wait()
+		g.root.Close()
+		os.RemoveAll(g.dir)
+	}()
+}
+
+// publishFailure records a failed build, prints its errors and wakes every
+// event stream so that open pages show them.
+func (s *Server) publishFailure(n int, err error) {
+	items := s.problems(err)
+	f := &failure{n: n, items: items, html: overlayHTML(items)}
+	for _, it := range items {
+		if it.Positioned {
+			fmt.Fprintln(s.o.Errors, it.Text)
+		} else {
+			fmt.Fprintf(s.o.Errors, "kflowgen: %s\n", it.Text)
+		}
+	}
+	what := "the last good build"
+	s.mu.Lock()
+	if s.gen == nil {
+		what = "an error page (no build has succeeded yet)"
+	}
+	s.fail = f
+	s.wakeLocked()
+	s.mu.Unlock()
+	fmt.Fprintf(s.o.Errors, "build failed (%s); serving %s until the next good build\n", countErrors(len(items)), what)
+}
+
+func countErrors(n int) string {
+	if n == 1 {
+		return "1 error"
+	}
+	return fmt.Sprintf("%d errors", n)
+}
+
+// acquire returns the served generation, counted as in use until release
+// (nil before the first good build), and the current failure.
+func (s *Server) acquire() (*generation, *failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != nil {
+		s.gen.refs.Add(1)
+	}
+	return s.gen, s.fail
+}
+
+// state returns the current versions of the served pages and the failure,
+// for event streams.
+func (s *Server) state() (*generation, *failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen, s.fail
+}
+
+// Run serves HTTP on ln and rebuilds on every batch of changes until ctx
+// is cancelled; then it shuts the HTTP server down (ending every event
+// stream) and returns. It returns an error only when serving failed.
+func (s *Server) Run(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv.RegisterOnShutdown(s.endStreams)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if s.watcher != nil {
+			s.watch(watchCtx)
+		}
+	}()
+
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	stopWatch()
+	<-watched
+	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if serr := srv.Shutdown(shutCtx); serr != nil && err == nil {
+		err = serr
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// endStreams makes every event stream return, so that Shutdown can finish.
+func (s *Server) endStreams() {
+	s.stopOnce.Do(func() { close(s.done) })
+}
+
+// Close stops the watcher, ends event streams and removes the private
+// folder. The Server must not be used afterwards.
+func (s *Server) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.endStreams()
+		s.buildMu.Lock() // let a build in flight finish writing
+		defer s.buildMu.Unlock()
+		if s.watcher != nil {
+			err = s.watcher.Close()
+		}
+		s.mu.Lock()
+		g := s.gen
+		s.gen = nil
+		s.mu.Unlock()
+		if g != nil {
+			s.retire(g)
+		}
+		s.retiring.Wait()
+		if rerr := os.RemoveAll(s.tmp); rerr != nil && err == nil {
+			err = rerr
+		}
+	})
+	return err
+}

@@ -1,0 +1,126 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// addTree watches dir and every folder below it (fsnotify watches one
+// folder at a time). Hidden folders (.git, .cache, …) are skipped.
+func (s *Server) addTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			// A folder removed while we walk: nothing to watch there.
+			if p != dir && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if p != dir && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if err := s.watcher.Add(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	})
+}
+
+// watch batches watcher events and rebuilds after each batch, until ctx is
+// done. A batch ends when no relevant event has arrived for Options.Quiet,
+// or maxBatch after its first event, whichever comes first.
+func (s *Server) watch(ctx context.Context) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	var first time.Time // first event of the pending batch; zero when none
+	schedule := func() {
+		now := time.Now()
+		if first.IsZero() {
+			first = now
+		}
+		wait := s.o.Quiet
+		if left := maxBatch - now.Sub(first); left < wait {
+			wait = max(left, 0)
+		}
+		timer.Reset(wait)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case ev, ok := <-s.watcher.Events:
+			if !ok {
+				return
+			}
+			if !relevant(ev) {
+				continue
+			}
+			if ev.Has(fsnotify.Create) {
+				// A new folder: watch it and everything already in it
+				// (files may have landed before the watch did; the
+				// rebuild reads them anyway).
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+					if err := s.addTree(ev.Name); err != nil {
+						fmt.Fprintf(s.o.Errors, "kflowgen: watching %s: %s\n", ev.Name, err)
+					}
+				}
+			}
+			schedule()
+		case err, ok := <-s.watcher.Errors:
+			if !ok {
+				return
+			}
+			fmt.Fprintf(s.o.Errors, "kflowgen: watching: %s\n", err)
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				// Events were lost: rebuild to be sure nothing is missed.
+				schedule()
+			}
+		case <-timer.C:
+			first = time.Time{}
+			s.Rebuild()
+		}
+	}
+}
+
+// relevant reports whether a watcher event may change the site: not a
+// chmod-only event, and not about a hidden name or an editor's temporary
+// file.
+func relevant(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod || ev.Op == 0 {
+		return false
+	}
+	return !ignoredName(filepath.Base(ev.Name))
+}
+
+// ignoredName reports whether a file name is hidden or one of the
+// temporary files editors write next to the file being saved: vim's swap
+// files and its "4913" write test, backups ending in "~", Emacs' lock
+// (.#name) and auto-save (#name#) files, JetBrains' safe-write files, and
+// *.tmp, *.swp/.swo/.swx, *.bak.
+func ignoredName(name string) bool {
+	switch {
+	case name == "4913",
+		strings.HasPrefix(name, "."),
+		strings.HasSuffix(name, "~"),
+		strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"),
+		strings.Contains(name, "___jb_"):
+		return true
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".swp", ".swo", ".swx", ".tmp", ".bak":
+		return true
+	}
+	return false
+}
