@@ -98,6 +98,13 @@ func Generate(o Options) (*Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading content: %w", err)
 	}
+	if len(paths) == 0 {
+		name := o.ContentName
+		if name == "" {
+			name = "the content folder"
+		}
+		return nil, fmt.Errorf("%s holds no pages (*.md files)", name)
+	}
 
 	md := newMarkdown()
 	var errs ErrorList

@@ -374,3 +374,10 @@ func TestHeadingIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestNoPages(t *testing.T) {
+	_, err := Generate(Options{Content: fstest.MapFS{"notes.txt": {Data: []byte("x")}}, ContentName: "docs"})
+	if err == nil || err.Error() != "docs holds no pages (*.md files)" {
+		t.Errorf("got %v", err)
+	}
+}
