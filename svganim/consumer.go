@@ -1,10 +1,6 @@
 package svganim
 
-import (
-	"strings"
-
-	"github.com/kafkaflow/kflowgen/sim"
-)
+import "github.com/kafkaflow/kflowgen/sim"
 
 // This file draws a consumer group's member rows. Each member gets a row:
 // its name and state in the label column, then one chip per partition it
@@ -44,9 +40,19 @@ var stateNote = map[string]string{
 	"stopped":   "stopped: no heartbeat until fenced",
 }
 
-// drawConsumerMember draws one consumer-group member's row: a label with
-// its name and state, its partition chips, and the record it processes.
-func (s *scene) drawConsumerMember(g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
+// drawConsumerMember draws one consumer-group member's row at beat: a
+// label with its name and state, its partition chips, and the record it
+// processes. m is nil when the row's member is not in the group at this
+// beat: the row then says whether it joins later, left or was fenced.
+func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
+	if m == nil {
+		note, title := s.absentMember(beat, g.Group, mr.Member)
+		add(mark{id: id, layer: layerLabel, shape: shLabel, cls: "kf-member kf-ms-absent",
+			x: mr.Box.X + 8, y: mr.Box.Y + 15, text: [3]string{mr.Member}, title: title})
+		add(mark{id: id + "-note", layer: layerLabel, shape: shLabel, cls: "kf-mnote kf-ms-absent",
+			x: mr.Box.X + laneLabelW, y: mr.Box.Y + 14, text: [3]string{note}, title: title})
+		return
+	}
 	parts := map[int]*sim.GroupPartition{}
 	for i := range g.Partitions {
 		parts[g.Partitions[i].Partition] = &g.Partitions[i]
@@ -168,4 +174,25 @@ func containsInt(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// absentMember says why a member is not in group at beat: it has not
+// joined yet, it left, or the coordinator fenced it (from the events up to
+// beat). It returns a short note and a title.
+func (s *scene) absentMember(beat int, group, member string) (note, title string) {
+	note, title = "not joined yet", member+" joins group "+group+" later"
+	for bi := 0; bi <= beat && bi < len(s.t.Beats); bi++ {
+		for _, ev := range s.t.Beats[bi].Happened {
+			if ev.Group != group || ev.Member != member {
+				continue
+			}
+			switch ev.Kind {
+			case "consumer-leave":
+				note, title = "left at beat "+itoa(bi), member+" left group "+group+" cleanly at beat "+itoa(bi)+", after committing its position"
+			case "consumer-fence":
+				note, title = "fenced at beat "+itoa(bi), "the coordinator fenced "+member+" at beat "+itoa(bi)+": no heartbeat for session.timeout beats; it committed nothing since its last auto-commit"
+			}
+		}
+	}
+	return note, title
 }

@@ -382,11 +382,11 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 	}
 	for mi, mr := range gl.Members {
 		m := members[mr.Member]
-		if m == nil {
+		if g.Type == "consumer" {
+			s.drawConsumerMember(b.Beat, g, m, mr, gid+"-m"+itoa(mi), add) // consumer.go
 			continue
 		}
-		if g.Type == "consumer" {
-			s.drawConsumerMember(g, m, mr, gid+"-m"+itoa(mi), add) // consumer.go
+		if m == nil {
 			continue
 		}
 		s.drawMember(g, m, mr, gid+"-m"+itoa(mi), add)
