@@ -1,6 +1,6 @@
 module github.com/kafkaflow/kflowgen
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.2.1 // indirect
@@ -17,6 +17,7 @@ require (
 	github.com/yuin/goldmark v1.8.7 // indirect
 	go.abhg.dev/goldmark/frontmatter v0.2.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
-	golang.org/x/sys v0.13.0 // indirect
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
