@@ -292,6 +292,22 @@ func TestBrowserStepper(t *testing.T) {
 	run(t, ctx, chromedp.KeyEvent(kb.End))
 	check("End", last)
 
+	// ↓ moves keyboard focus onto the marks and writes out the focused
+	// mark's title; Escape gives focus back to the figure.
+	run(t, ctx, chromedp.Focus(`#hand`), chromedp.KeyEvent(kb.ArrowDown))
+	focused := eval[[]string](t, ctx, `[document.activeElement.tagName, document.activeElement.querySelector('title').textContent, document.querySelector('#hand .kf-explain').textContent]`)
+	if focused[0] != "g" || focused[1] == "" || focused[1] != focused[2] {
+		t.Errorf("↓ focused %q with title %q and explained %q", focused[0], focused[1], focused[2])
+	}
+	run(t, ctx, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowRight))
+	if s := readFig(t, ctx, "hand"); s.Scrub != itoa(last) {
+		t.Errorf("→ on a focused mark moved to beat %s, want %d (the last beat, already shown)", s.Scrub, last)
+	}
+	run(t, ctx, chromedp.KeyEvent(kb.Escape))
+	if id := eval[string](t, ctx, `document.activeElement.id`); id != "hand" {
+		t.Errorf("Escape left focus on %q", id)
+	}
+
 	// Scrubber.
 	eval[bool](t, ctx, `(function(s){s.value=3;return s.dispatchEvent(new Event('input'))})(document.querySelector('#hand .kf-scrub'))`)
 	check("scrubber", 3)

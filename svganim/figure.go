@@ -22,29 +22,26 @@ type Options struct {
 	// election or a verdict meet, rather than a quiet final state that no
 	// longer shows what happened; the storyboard below tells the rest.
 	Poster int
-	// FullFrames writes every beat as its own complete SVG, all but the
-	// poster hidden. The default (false) writes one SVG, the poster, plus
-	// each mark's changes over the beats as JSON tracks that the stepper
-	// applies; it weighs a fraction as much (see Measure) and shows the
-	// same pictures. FullFrames stays for comparison and debugging.
-	FullFrames bool
 }
 
 var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 
 // Figure renders a whole trace as one HTML <figure class="kflow" id=ID>:
-// the title, the frames (one per beat, the poster beat visible, the rest
-// hidden), the controls (first, back, play/pause, forward, last, a beat
-// scrubber, a speed select, a beat counter and a link button; hidden until
-// templates/stepper.js reveals them), a key legend whose buttons isolate
-// one key, a caption with aria-live="polite" narrating the shown beat's
-// events in the engine's canonical wording (sim.Event.String), and the
-// whole storyboard as an ordered list of beat captions inside <details>
-// for readers without JavaScript and for print. The page must load
-// templates/stepper.js and templates/figure.css. Every user string
-// (title, keys, group and member names, event texts) is escaped. The error
-// reports an invalid Options.ID, an empty or misnumbered trace, or a
-// poster beat outside it.
+// the title; the frames, encoded as one inline SVG showing the poster beat
+// (every mark of every beat is in it, those absent at the poster hidden)
+// plus a JSON script of tracks, each mark's changes beat by beat, which
+// templates/stepper.js applies (see patch.go; it weighs a fraction of one
+// full SVG per beat and draws the same pictures); the controls (first,
+// back, play/pause, forward, last, a beat scrubber, a speed select, a beat
+// counter and a link button; hidden until the stepper reveals them); a
+// key legend whose buttons isolate one key; a caption with
+// aria-live="polite" narrating the shown beat's events in the engine's
+// canonical wording (sim.Event.String); and the whole storyboard as an
+// ordered list of beat captions inside <details>, for readers without
+// JavaScript and for print. The page must load templates/stepper.js and
+// templates/figure.css. Every user string (title, keys, group and member
+// names, event texts) is escaped. The error reports an invalid
+// Options.ID, an empty or misnumbered trace, or a poster beat outside it.
 func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	if !safeIDPattern.MatchString(o.ID) {
 		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
@@ -68,23 +65,15 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	for bi := range t.Beats {
 		d.Story = append(d.Story, caption(&t.Beats[bi]))
 	}
-	if o.FullFrames {
-		for bi := range t.Beats {
-			var buf bytes.Buffer
-			writeSVG(&buf, s.l, d.Title, s.draw(bi), nil, true)
-			d.Frames = append(d.Frames, template.HTML(buf.String()))
-		}
-	} else {
-		u := unite(s)
-		var buf bytes.Buffer
-		gone := make([]bool, len(u.marks))
-		for i, h := range u.here[poster] {
-			gone[i] = !h
-		}
-		writeSVG(&buf, s.l, d.Title, u.state[poster], gone, true)
-		d.Frames = []template.HTML{template.HTML(buf.String())}
-		d.Tracks = template.JS(u.tracks())
+	u := unite(s)
+	var buf bytes.Buffer
+	gone := make([]bool, len(u.marks))
+	for i, h := range u.here[poster] {
+		gone[i] = !h
 	}
+	writeSVG(&buf, s.l, d.Title, u.state[poster], gone, true)
+	d.SVG = template.HTML(buf.String())
+	d.Tracks = template.JS(u.tracks())
 	d.Caption = d.Story[poster]
 	for _, k := range s.keys {
 		d.Keys = append(d.Keys, k)
@@ -122,7 +111,7 @@ type figData struct {
 	Last, Poster int
 	Caption      string
 	Story        []string
-	Frames       []template.HTML
+	SVG          template.HTML
 	Tracks       template.JS
 	Keys         []KeyStyle
 }
@@ -130,12 +119,12 @@ type figData struct {
 var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflow" id="{{.ID}}" data-last="{{.Last}}" data-poster="{{.Poster}}" tabindex="0" aria-labelledby="{{.ID}}-t">
 <figcaption class="kf-title" id="{{.ID}}-t">{{.Title}}</figcaption>
 <div class="kf-view">
-{{- if .Tracks}}{{index .Frames 0}}{{else}}{{range $i, $f := .Frames}}<div class="kf-frame"{{if ne $i $.Poster}} hidden{{end}}>{{$f}}</div>{{end}}{{end -}}
+{{- .SVG -}}
 </div>
 <div class="kf-controls" hidden>
 <button type="button" data-a="first" aria-label="first beat">«</button>
 <button type="button" data-a="back" aria-label="step back">‹</button>
-<button type="button" data-a="play" class="kf-play" aria-label="play">play</button>
+<button type="button" data-a="play" class="kf-play">play</button>
 <button type="button" data-a="fwd" aria-label="step forward">›</button>
 <button type="button" data-a="last" aria-label="last beat">»</button>
 <input type="range" class="kf-scrub" min="0" max="{{.Last}}" value="{{.Poster}}" aria-label="beat">
@@ -153,8 +142,6 @@ var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflo
 <ol start="0">
 {{- range .Story}}<li>{{.}}</li>{{end -}}
 </ol></details>
-{{- if .Tracks}}
 <script type="application/json" class="kf-tracks">{{.Tracks}}</script>
-{{- end}}
 </figure>
 `))

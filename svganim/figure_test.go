@@ -37,9 +37,12 @@ func TestEveryFrameIsXML(t *testing.T) {
 func TestUserStringsAreInert(t *testing.T) {
 	tr := acksOneLoss()
 	for _, full := range []bool{false, true} {
-		fig, err := Figure(tr, Options{ID: "acks--acks-one-loss", FullFrames: full})
+		fig, err := Figure(tr, Options{ID: "acks--acks-one-loss"})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if full {
+			fig = fullFrames(tr, "acks--acks-one-loss")
 		}
 		html, data := splitTracks(t, string(fig))
 		// Inside the JSON script a quote is escaped by JSON; what could end
