@@ -419,3 +419,54 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 		return err
 	})
 }
+
+// BenchmarkBrowserStep measures stepping latency in Chromium on the
+// heaviest figure of the guide and testdata (most tracks): for every beat,
+// the time from a → key press to the figure's new state laid out (the
+// handler runs synchronously; reading offsetHeight forces style and
+// layout), one press per animation frame. It reports the median and the 99th percentile over all beats,
+// forward then backward; issue 6 targets 4 ms.
+//
+//	go test ./svganim -run '^$' -bench BrowserStep
+func BenchmarkBrowserStep(b *testing.B) {
+	var heavy namedTrace
+	most := -1
+	for _, nt := range append(guideTraces(b), testdataTraces(b)...) {
+		if n := len(unite(newScene(nt.t)).tracks()); n > most {
+			heavy, most = nt, n
+		}
+	}
+	fig, err := Figure(heavy.t, Options{ID: "heavy"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := testPage(b, fig)
+	ctx, checkErrors := browser(b, 1100, 900)
+	defer checkErrors()
+	run(b, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#heavy .kf-controls`))
+	b.ResetTimer()
+	var ms []float64
+	for i := 0; i < b.N; i++ {
+		tctx, cancel := context.WithTimeout(ctx, 120*time.Second)
+		// One step per animation frame, as a reader steps: the browser
+		// renders (and runs the tweens) between two presses.
+		got, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](`(async function(){
+			var f=document.getElementById('heavy'), out=[], last=+f.dataset.last;
+			function frame(){return new Promise(function(r){requestAnimationFrame(function(){r()})})}
+			async function key(k){await frame();var t=performance.now();f.dispatchEvent(new KeyboardEvent('keydown',{key:k,bubbles:true}));f.offsetHeight;out.push(performance.now()-t);}
+			await key('Home');
+			for(var i=0;i<last;i++) await key('ArrowRight');
+			for(var i=0;i<last;i++) await key('ArrowLeft');
+			return out;})()`, chromedp.EvalAwaitPromise))
+		cancel()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms = append(ms, got...)
+	}
+	b.StopTimer()
+	sort.Float64s(ms)
+	b.ReportMetric(ms[len(ms)/2], "ms-median")
+	b.ReportMetric(ms[len(ms)*99/100], "ms-p99")
+	b.Logf("%s: %d steps, median %.3f ms, p99 %.3f ms, max %.3f ms", heavy.name, len(ms), ms[len(ms)/2], ms[len(ms)*99/100], ms[len(ms)-1])
+}

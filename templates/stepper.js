@@ -36,7 +36,8 @@ function Stepper(fig) {
       if (v === t.now) return;
       if (f === 'c') e.setAttribute('class', v ? t.base + ' ' + v : t.base);
       else if (f === 'p') {
-        if (tween && e.animate && !gone(t, from) && !gone(t, b)) e.animate([{ transform: px(t.now) }, { transform: px(v) }], { duration: 300, easing: 'ease-out' });
+        if (t.a) t.a.cancel();
+        t.a = tween && e.animate && !gone(t, from) && !gone(t, b) && e.animate([{ transform: px(t.now) }, { transform: px(v) }], { duration: 300, easing: 'ease-out' });
         e.setAttribute('transform', 'translate(' + v + ')');
       } else if (f === 't') e.firstElementChild.textContent = v;
       else if (f === 'w') e.querySelector('rect').setAttribute('width', v);
