@@ -15,8 +15,8 @@ import "github.com/kafkaflow/kflowgen/sim"
 
 // Chip geometry, in user units.
 const (
-	chipW    = 112 // widest chip: "p11 · pos 120 · com 118"
-	chipMinW = 28  // narrowest chip: just "p11"
+	chipW    = 120 // widest chip: "p11 · pos 120 · com 118"
+	chipMinW = 20  // narrowest chip: just "p11"; twelve fit the narrowest figure
 	chipGap  = 4
 	busyW    = 46 // the processing card at the row's right end
 )
@@ -90,10 +90,7 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 			text:  [3]string{"idle: no partition"},
 			title: m.Member + " owns no partition: a partition has one owner per group, so members beyond the partition count wait idle"})
 	}
-	w := chipW
-	if n := len(chips); n > 0 && n*(chipW+chipGap) > room {
-		w = max(chipMinW, room/n-chipGap)
-	}
+	w := s.chipWidth(mr.Member, room)
 	end := x0
 	for i, c := range chips {
 		pid := itoa(c.p)
@@ -195,4 +192,25 @@ func (s *scene) absentMember(beat int, group, member string) (note, title string
 		}
 	}
 	return note, title
+}
+
+// chipWidth is the width of every chip on member's row: the full width
+// unless the most chips the member ever shows (over the whole trace) would
+// not fit in room, then narrower, down to chipMinW. It is the same at every
+// beat, as a mark keeps its size.
+func (s *scene) chipWidth(member string, room int) int {
+	most := 0
+	for bi := range s.t.Beats {
+		for _, g := range s.t.Beats[bi].Groups {
+			for _, m := range g.Members {
+				if m.Member == member && g.Type == "consumer" {
+					most = max(most, len(m.Partitions)+len(m.Assigning))
+				}
+			}
+		}
+	}
+	if most == 0 || most*(chipW+chipGap) <= room {
+		return chipW
+	}
+	return max(chipMinW, room/most-chipGap)
 }

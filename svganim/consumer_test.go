@@ -41,7 +41,31 @@ func memberMarks(s *scene, bi int, prefix string) []mark {
 // that every chip lies inside its row without overlapping the next; and
 // that every mark has a title.
 func TestConsumerMemberRows(t *testing.T) {
-	tr := runScenario(t, "consumer-story", []byte(consumerStory))
+	for _, src := range []string{consumerStory, consumerCrowd} {
+		checkConsumerRows(t, src)
+	}
+}
+
+// consumerCrowd gives one member all twelve partitions (range assignor)
+// and then splits them, so chips must narrow to fit.
+const consumerCrowd = `
+id: consumer-crowd
+brokers: 3
+topic: {partitions: 12, replication.factor: 1}
+producer: {acks: 1, records: 30, keys: [a, b, c, d, e, f, g, h]}
+consumer.groups:
+  - {id: many, members: 1, assignor: range, auto.offset.reset: earliest}
+timeline:
+  - {at: 6, join: many}
+  - {at: 8, stop: many-1}
+beats: 30
+`
+
+func checkConsumerRows(t *testing.T, src string) {
+	tr := runScenario(t, "consumer-story", []byte(src))
+	if _, err := Figure(tr, Options{ID: "consumer-rows"}); err != nil {
+		t.Fatal(err)
+	}
 	s := newScene(tr)
 	seen := map[string]bool{}
 	for bi := range tr.Beats {
@@ -82,18 +106,20 @@ func TestConsumerMemberRows(t *testing.T) {
 			}
 			m := g.Members[mem]
 			chips := map[string]mark{}
-			last := -1
+			var boxes []Box
 			for _, mk := range marks {
 				chips[strings.TrimPrefix(mk.id, prefix+"-")] = mk
 				box := Box{mk.x, mk.y, mk.w, mk.h}
 				if !mr.Box.Contains(box) {
 					t.Errorf("beat %d: %s outside its row %+v: %+v", bi, mk.id, mr.Box, box)
 				}
-				if strings.Contains(mk.cls, "kf-chip") {
-					if mk.x < last {
-						t.Errorf("beat %d: chip %s overlaps the one before", bi, mk.id)
+				if mk.w > 0 {
+					for _, o := range boxes {
+						if o.Overlaps(box) {
+							t.Errorf("beat %d: %s overlaps another mark of its row", bi, mk.id)
+						}
 					}
-					last = mk.x + mk.w
+					boxes = append(boxes, box)
 				}
 			}
 			if len(m.Partitions)+len(m.Assigning) == 0 {
@@ -114,8 +140,16 @@ func TestConsumerMemberRows(t *testing.T) {
 				}
 				seen[want] = true
 				gp := g.Partitions[p]
-				if want := "p" + itoa(p) + " · pos " + itoa64(gp.Position) + " · com " + offsetOrNone(gp.Committed); c.text[0] != want {
-					t.Errorf("beat %d: %s p%d chip says %q, want %q", bi, m.Member, p, c.text[0], want)
+				text := "p" + itoa(p) + " · pos " + itoa64(gp.Position) + " · com " + offsetOrNone(gp.Committed)
+				if c.w < chipW {
+					text = "p" + itoa(p) // narrow: the numbers are in the title
+				}
+				if c.text[0] != text {
+					t.Errorf("beat %d: %s p%d chip says %q, want %q", bi, m.Member, p, c.text[0], text)
+				}
+				if !strings.Contains(c.title, "position "+itoa64(gp.Position)) ||
+					!strings.Contains(c.title, "committed offset "+offsetOrNone(gp.Committed)) {
+					t.Errorf("beat %d: %s p%d chip title %q lacks position %d or committed %d", bi, m.Member, p, c.title, gp.Position, gp.Committed)
 				}
 			}
 			for _, p := range m.Assigning {
@@ -138,6 +172,9 @@ func TestConsumerMemberRows(t *testing.T) {
 				t.Errorf("beat %d: %s processing %d, busy card %v %q", bi, m.Member, m.Processing, ok, busy.text[0])
 			}
 		}
+	}
+	if src != consumerStory {
+		return
 	}
 	for _, k := range []string{"idle", "kf-chip-owned", "kf-chip-revoking", "assigning", "stopped", "not ", "left", "fenc"} {
 		if !seen[k] {
