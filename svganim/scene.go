@@ -283,6 +283,9 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 				continue
 			}
 			s.drawReplica(lane.Broker, p, rep, br, row, add)
+			if p.Leader == lane.Broker && br.Online {
+				s.drawShareOnLeader(b, p, row, add) // share.go
+			}
 		}
 	}
 }
@@ -389,7 +392,7 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 		if m == nil {
 			continue
 		}
-		s.drawMember(g, m, mr, gid+"-m"+itoa(mi), add)
+		s.drawShareMember(g, m, mr, gid+"-m"+itoa(mi), add) // share.go
 	}
 	parts := map[int]*sim.GroupPartition{}
 	for i := range g.Partitions {
@@ -487,7 +490,7 @@ func (s *scene) drawSharePartition(group string, gp *sim.GroupPartition, row Row
 				holder = ", acknowledged by " + r.Finisher
 			}
 		}
-		add(mark{id: "sr-" + id + "-" + itoa64(r.Offset), layer: layerCell, shape: shBox, cls: "kf-share kf-" + st,
+		add(mark{id: "sr-" + id + "-" + itoa64(r.Offset), layer: layerCell, shape: shBox, cls: "kf-share kf-" + st + " " + memberColour(group, r.Member+r.Finisher),
 			x: row.CellsX + int(r.Offset)*cw, y: row.CellsY, w: cw - 2, h: cellH,
 			text:  [3]string{itoa(r.DeliveryCount)},
 			title: "offset " + itoa64(r.Offset) + " of p" + pid + " in share group " + group + ": " + r.State + holder + ", delivery count " + itoa(r.DeliveryCount)})

@@ -1,0 +1,207 @@
+package svganim
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// This file draws share groups (KIP-932) where the records live: on the
+// leader's row of each partition in the broker lanes, because the
+// share-partition state sits with the leader. Per share group watching a
+// record:
+//
+//   - a squared mark with the record's delivery count, filled in the
+//     holder's member colour while the record is acquired, outlined once it
+//     is back and waiting (available);
+//   - a round verdict mark once the record is finished: in the finishing
+//     member's colour when acknowledged, in the offline red when archived;
+//     it stays on the record after the start offset has passed it
+//     (sim.GroupPartition.Finished);
+//   - the window base, the share-partition start offset (SPSO): a tick
+//     labelled with the group, with a bar under the in-flight records.
+//
+// A lone share group's marks are centred on the cell; with two, the first
+// group's sit on the right half and the second's on the left; further share
+// groups are shown only in their own group lanes. Every mark has a <title>. A member's colour
+// comes from its number (GROUP-N → colour (N−1) mod memberColours), so it
+// is the same in every frame; the member rows show the same colour beside
+// each name.
+
+// memberColours is how many member colours figure.css defines (kf-mc0 …).
+const memberColours = 6
+
+// Corner mark geometry, in user units.
+const (
+	shareSquare  = 12 // side of the delivery-count square
+	shareVerdict = 9  // diameter of the verdict disc
+	shareBarH    = 3  // height of the in-flight bar under a leader row
+)
+
+// memberColour is the colour class of member name (GROUP-N) of group.
+func memberColour(group, member string) string {
+	n, err := strconv.Atoi(strings.TrimPrefix(member, group+"-"))
+	if err != nil || n < 1 {
+		return "kf-mcx"
+	}
+	return "kf-mc" + itoa((n-1)%memberColours)
+}
+
+// shareGroups returns the beat's share groups in trace order.
+func shareGroups(b *sim.Beat) []*sim.Group {
+	var out []*sim.Group
+	for i := range b.Groups {
+		if b.Groups[i].Type == "share" {
+			out = append(out, &b.Groups[i])
+		}
+	}
+	return out
+}
+
+// drawShareOnLeader draws every share group's marks for partition p on the
+// row of p's leader (row lies in the leader's lane).
+func (s *scene) drawShareOnLeader(b *sim.Beat, p *sim.Partition, row Row, add func(mark)) {
+	gs := shareGroups(b)
+	for si, g := range gs {
+		if si > 1 {
+			return
+		}
+		side := 0 // centred
+		if len(gs) > 1 {
+			side = 1 + si // right, then left
+		}
+		for i := range g.Partitions {
+			if gp := &g.Partitions[i]; gp.Partition == p.Partition {
+				s.drawShareRow(g.Group, si, side, gp, row, add)
+			}
+		}
+	}
+}
+
+// drawShareRow draws one share group's marks on a leader row: si is the
+// group's index among the share groups (its colour), side where in a cell
+// its marks go (0 centred, 1 right half, 2 left half). Squares straddle
+// the cell's bottom edge and discs its top edge, clear of the key label in
+// the cell's middle and of the labels above and below the row.
+func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition, row Row, add func(mark)) {
+	cw := s.l.CellW
+	pid := itoa(gp.Partition)
+	base := "s" + itoa(si) + "-p" + pid // ids follow the partition, not the broker: they move with leadership
+	sq := min(shareSquare, cw-2)
+	dv := min(shareVerdict, cw-4)
+	if sq < 4 || dv < 3 {
+		return // cells too narrow for these marks; the group lane still shows them
+	}
+	cellX := func(o int64) int { return row.CellsX + int(o)*cw }
+	at := func(o int64, w int) int {
+		inner := cw - 2 // a cell's drawn width
+		switch side {
+		case 1:
+			return cellX(o) + inner - w
+		case 2:
+			return cellX(o)
+		}
+		return cellX(o) + (inner-w)/2
+	}
+	sqX := func(o int64) int { return at(o, sq) }
+	dvX := func(o int64) int { return at(o, dv) }
+	where := "p" + pid + " offset "
+	verdict := func(r sim.ShareRecord) {
+		o := itoa64(r.Offset)
+		cls, what := "kf-verdict kf-v-archived", "archived after "+plural(r.DeliveryCount, "delivery", "deliveries")+
+			": it reached group.share.delivery.count.limit, or was rejected"
+		if r.State == sim.ShareAcknowledged {
+			cls = "kf-verdict kf-acked " + memberColour(group, r.Finisher)
+			what = "acknowledged by " + r.Finisher + " after " + plural(r.DeliveryCount, "delivery", "deliveries")
+		}
+		add(mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls,
+			x: dvX(r.Offset), y: row.CellsY - dv/2, w: dv, h: dv,
+			title: "share group " + group + ", " + where + o + ": " + what})
+	}
+	for _, r := range gp.Finished {
+		verdict(r)
+	}
+	for _, r := range gp.Records {
+		o := itoa64(r.Offset)
+		switch r.State {
+		case sim.ShareAcknowledged, sim.ShareArchived:
+			verdict(r)
+			continue
+		}
+		cls := "kf-sq kf-waiting"
+		what := "available again, waiting for a member to acquire it; delivered " + plural(r.DeliveryCount, "time", "times") + " so far"
+		if r.State == sim.ShareAcquired {
+			cls = "kf-sq kf-held " + memberColour(group, r.Member)
+			what = "acquired by " + r.Member + " and locked to it, delivery " + itoa(r.DeliveryCount)
+		}
+		txt := itoa(r.DeliveryCount)
+		if sq < 8 {
+			txt = ""
+		}
+		add(mark{id: "sq-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls,
+			x: sqX(r.Offset), y: row.CellsY + cellH - sq/2, w: sq, h: sq, text: [3]string{txt},
+			title: "share group " + group + ", " + where + o + ": " + what + " (the number is its delivery count)"})
+	}
+	// The window base: a tick at the start offset with a flag naming the
+	// group, and a bar under the in-flight records. The flag straddles the
+	// row's top edge to the right of the tick, where no verdict disc is
+	// (discs sit on finished records, left of the tick); a second share
+	// group's flag hangs from the bottom edge to the left of its tick.
+	x := cellX(gp.StartOffset)
+	sg := " kf-sg" + itoa(si)
+	add(mark{id: "ws-" + base, layer: layerTick, shape: shTickDown, cls: "kf-wbase" + sg,
+		x: x - 1, y: row.CellsY - 4, h: cellH + 8 + si*(shareBarH+1),
+		title: "share group " + group + "'s share-partition start offset on p" + pid +
+			": every record before it is acknowledged or archived"})
+	fw := 5*len([]rune(group)) + 6
+	fx, fy := x, row.CellsY-5
+	if si == 1 {
+		fx, fy = x-fw-1, row.CellsY+cellH-4
+	}
+	add(mark{id: "wf-" + base, layer: layerTop, shape: shCell, cls: "kf-wflag" + sg,
+		x: fx, y: fy, w: fw, h: 9, text: [3]string{group},
+		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
+			itoa64(gp.StartOffset) + ")"})
+	if n := len(gp.Records); n > 0 {
+		add(mark{id: "wb-" + base, layer: layerTick, shape: shCell, cls: "kf-wbar" + sg,
+			x: x, y: row.CellsY + cellH + 1 + si*(shareBarH+1), w: n*cw - 2, h: shareBarH,
+			title: "share group " + group + "'s in-flight records on p" + pid + ", from the start offset"})
+	}
+}
+
+// drawShareMember draws a share-group member's row: its colour swatch,
+// name, assigned partitions, the record it works on, and whether it has
+// stopped.
+func (s *scene) drawShareMember(g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
+	add(mark{id: id + "-c", layer: layerLabel, shape: shCell, cls: "kf-swatch " + memberColour(g.Group, m.Member),
+		x: mr.Box.X + 6, y: mr.Box.Y + 5, w: 12, h: 12,
+		title: "the colour of " + m.Member + " in the squares and discs on the leader rows"})
+	var ps []string
+	for _, p := range m.Partitions {
+		ps = append(ps, "p"+itoa(p))
+	}
+	what, cls := "no partition assigned", "kf-member kf-idle"
+	if len(ps) > 0 {
+		what, cls = "assigned "+strings.Join(ps, " "), "kf-member"
+	}
+	if m.Processing > 0 {
+		what += " · working on record " + itoa(m.Processing)
+	}
+	if m.State == "stopped" {
+		what += " · stopped: its locks run out, then it is fenced"
+		cls += " kf-stopped"
+	}
+	add(mark{id: id, layer: layerLabel, shape: shStack, cls: cls,
+		x: mr.Box.X + 22, y: mr.Box.Y + 1, w: mr.Box.W - 28, h: memberH - 2,
+		text:  [3]string{m.Member + " — " + what},
+		title: "member " + m.Member + " of share group " + g.Group + ": the partitions it may fetch from (several members can share one)"})
+}
+
+// plural writes "1 delivery" or "n deliveries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}

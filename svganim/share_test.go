@@ -1,0 +1,90 @@
+package svganim
+
+import (
+	"strings"
+	"testing"
+)
+
+// shareStory: two members share p0 (w-2 stops early, so w-1 does the
+// work). Broker 1, p0's leader, crashes at beat 16 just as w-1's ACCEPT of
+// offset 2 is on its way: the acknowledgement is lost, the lock runs out at
+// beat 18 (offset 2 waits, delivered once) and w-1 acquires it again at
+// beat 21 (delivery 2). p0's marks move to broker 2's row.
+const shareStory = `
+id: share-marks
+brokers: 2
+topic: {partitions: 1, replication.factor: 2}
+producer: {acks: 1, records: 4, keys: [a], interval: 2}
+share.groups:
+  - {id: w, members: 2, group.share.record.lock.duration: 6, processing: 2}
+timeline:
+  - {at: 6, stop: w-2}
+  - {at: 16, crash: 1}
+beats: 24
+`
+
+// TestShareMarks checks the share marks on the leader rows against the
+// trace: a held record's square is filled in its holder's colour with the
+// delivery count, a waiting record's is outlined, a finished record keeps
+// its verdict disc after the start offset has passed it, the window base
+// carries the group's name, every mark has a title, and the marks follow
+// the partition to its new leader's row.
+func TestShareMarks(t *testing.T) {
+	tr := runScenario(t, "share", []byte(shareStory))
+	s := newScene(tr)
+	find := func(bi int, id string) *mark {
+		for _, m := range s.draw(bi) {
+			if m.id == id {
+				mm := m
+				return &mm
+			}
+		}
+		return nil
+	}
+	sq := func(bi int, o string) *mark { return find(bi, "sq-s0-p0-"+o) }
+	if m := sq(13, "2"); m == nil || !strings.Contains(m.cls, "kf-held") || !strings.Contains(m.cls, "kf-mc0") || m.text[0] != "1" {
+		t.Fatalf("beat 13: square of offset 2 = %+v, want held in w-1's colour (kf-mc0) with count 1", m)
+	}
+	if m := sq(18, "2"); m == nil || !strings.Contains(m.cls, "kf-waiting") || strings.Contains(m.cls, "kf-mc") || m.text[0] != "1" {
+		t.Fatalf("beat 18: square of offset 2 = %+v, want an outlined square with count 1", m)
+	}
+	if m := sq(21, "2"); m == nil || !strings.Contains(m.cls, "kf-held kf-mc0") || m.text[0] != "2" {
+		t.Fatalf("beat 21: square of offset 2 = %+v, want held by w-1 with count 2", m)
+	}
+	if m := sq(21, "3"); m != nil {
+		t.Errorf("beat 21: acknowledged offset 3 still has a square: %+v", m)
+	}
+	// Offset 0 was acknowledged by w-1 at beat 8 and left the window; its
+	// disc stays to the end.
+	for _, bi := range []int{8, 12, 24} {
+		m := find(bi, "sv-s0-p0-0")
+		if m == nil || !strings.Contains(m.cls, "kf-mc0") {
+			t.Fatalf("beat %d: verdict of offset 0 = %+v, want w-1's disc", bi, m)
+		}
+	}
+	if find(7, "sv-s0-p0-0") != nil {
+		t.Errorf("beat 7: offset 0 has a verdict before it was acknowledged")
+	}
+	flag := find(12, "wf-s0-p0")
+	if flag == nil || flag.text[0] != "w" || flag.title == "" {
+		t.Fatalf("beat 12: window flag = %+v", flag)
+	}
+	// Broker 1 leads p0 until beat 16; then broker 2's row carries the marks.
+	row := func(bi int) int {
+		m := find(bi, "ws-s0-p0")
+		if m == nil {
+			t.Fatalf("beat %d: no window base", bi)
+		}
+		return m.y
+	}
+	if row(15) == row(17) {
+		t.Errorf("the window base stayed on broker 1's row after the leader moved to broker 2")
+	}
+	for bi := range tr.Beats {
+		for _, m := range s.draw(bi) {
+			if (strings.HasPrefix(m.id, "sq-") || strings.HasPrefix(m.id, "sv-") || strings.HasPrefix(m.id, "w")) && m.title == "" {
+				t.Errorf("beat %d: mark %s has no title", bi, m.id)
+			}
+		}
+	}
+}
