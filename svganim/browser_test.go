@@ -470,3 +470,42 @@ func BenchmarkBrowserStep(b *testing.B) {
 	b.ReportMetric(ms[len(ms)*99/100], "ms-p99")
 	b.Logf("%s: %d steps, median %.3f ms, p99 %.3f ms, max %.3f ms", heavy.name, len(ms), ms[len(ms)/2], ms[len(ms)*99/100], ms[len(ms)-1])
 }
+
+// TestBrowserPrintAndNoScript: printed, a figure drops its controls and
+// shows every beat's caption; with scripts off, the poster beat is shown,
+// the controls stay hidden and the storyboard is there to open.
+func TestBrowserPrintAndNoScript(t *testing.T) {
+	fig := mustFigure(t, acksOneLoss(), "hand")
+	srv := testPage(t, fig)
+
+	ctx, checkErrors := browser(t, 900, 800)
+	defer checkErrors()
+	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-controls`),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+			return err
+		}))
+	got := eval[[]bool](t, ctx, `[getComputedStyle(document.querySelector('#hand .kf-controls')).display === 'none',
+		Array.from(document.querySelectorAll('#hand .kf-story li')).every(function(li){return li.getBoundingClientRect().height > 0})]`)
+	if !got[0] || !got[1] {
+		t.Errorf("printed: controls hidden %v, every storyboard caption shown %v", got[0], got[1])
+	}
+
+	ctx2, checkErrors2 := browser(t, 900, 800)
+	defer checkErrors2()
+	run(t, ctx2, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	}), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-svg`))
+	// Scripts are off for the page, not for the test's own evaluation.
+	state := eval[[]any](t, ctx2, `[document.querySelector('#hand .kf-controls').hidden,
+		document.querySelector('#hand .kf-svg').getBoundingClientRect().height > 100,
+		document.querySelectorAll('#hand .kf-story li').length,
+		document.querySelector('#hand .kf-counter text').textContent]`)
+	if state[0] != true || state[1] != true || int(state[2].(float64)) != len(acksOneLoss().Beats) {
+		t.Errorf("without scripts: controls hidden %v, picture shown %v, %v captions", state[0], state[1], state[2])
+	}
+	if want := "beat " + itoa(PosterBeat(acksOneLoss())) + " / "; !strings.HasPrefix(state[3].(string), want) {
+		t.Errorf("without scripts the counter reads %q, want the poster %q…", state[3], want)
+	}
+}
