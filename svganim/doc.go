@@ -45,7 +45,24 @@
 // member names) only into text content, which svgo escapes.
 //
 // Frame returns one beat as a standalone SVG document. Figure returns the
-// whole <figure> for a page: frames, controls, key legend, an aria-live
-// caption and the storyboard for readers without JavaScript; it needs
-// templates/stepper.js and templates/figure.css on the page.
+// whole <figure> for a page: the picture, controls, key legend, an
+// aria-live caption and the storyboard for readers without JavaScript; it
+// needs templates/stepper.js and templates/figure.css on the page.
+//
+// Frame encoding, chosen by measurement (Measure, Delta): a figure holds
+// one inline SVG, the poster beat, containing the union of every beat's
+// marks (those absent at the poster hidden), and a JSON list of tracks —
+// for each field of each mark that ever changes, the beats where it
+// changes and its new value. The stepper shows any beat by setting each
+// field to its value at that beat, so jumping is as cheap as stepping and
+// nothing is replayed. Against one full SVG per beat this cuts raw bytes
+// 7–14× and gzip bytes by 14–70% (the longer the figure, the more);
+// readers without JavaScript still get a complete picture. Marks that move (cards, ticks, the veil
+// over records not yet below the high watermark) are tweened by the
+// stepper unless the reader prefers reduced motion.
+//
+// Keyboard: on a focused figure ←/→ step, Home/End jump, space plays or
+// pauses, ↑/↓ move focus through the marks shown (each is announced by its
+// title, also written out under the picture), Escape returns to the
+// figure. A deep link #ID@BEAT opens the figure at that beat.
 package svganim

@@ -29,8 +29,13 @@ func TestWeightGuide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%-16s tracks: %s", nt.name, Measure(nt.t, fig))
-		t.Logf("%-16s frames: %s", nt.name, Measure(nt.t, fullFrames(nt.t, "w")))
+		tracks, frames := Measure(nt.t, fig), Measure(nt.t, fullFrames(nt.t, "w"))
+		t.Logf("%-16s tracks: %s", nt.name, tracks)
+		t.Logf("%-16s frames: %s", nt.name, frames)
+		// The encoding Figure uses must beat full frames, raw and gzip.
+		if tracks.Gzip >= frames.Gzip || tracks.Raw*5 >= frames.Raw {
+			t.Errorf("%s: tracks weigh %d B gzip, %d B raw; full frames %d B gzip, %d B raw", nt.name, tracks.Gzip, tracks.Raw, frames.Gzip, frames.Raw)
+		}
 	}
 }
 
