@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"unicode/utf8"
@@ -58,6 +59,9 @@ func FuzzPage(f *testing.F) {
 			// after its last byte (where "unexpected end" errors point).
 			if e.Line < 1 || e.Line > len(lines) || e.Col < 1 || e.Col > len(lines[e.Line-1])+1 {
 				t.Errorf("error outside the page (%d lines): %v", len(lines), e)
+			}
+			if strings.HasPrefix(e.Msg, InternalError) {
+				t.Errorf("the engine or renderer broke: %v", e)
 			}
 			if !utf8.ValidString(e.Msg) && utf8.Valid(src) {
 				t.Errorf("message is not UTF-8: %q", e.Msg)

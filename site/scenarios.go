@@ -164,10 +164,23 @@ func cachedFigure(j figureJob, o *Options) *FigureResult {
 	return r
 }
 
+// InternalError starts the message of a problem that is not the user's
+// mistake but a bug in Kafka Flow: a panic (a broken invariant) in the
+// engine or the renderer while computing a figure. The build reports it at
+// the fence instead of crashing, so serve mode stays up; tests and fuzzers
+// treat such a message as a failure.
+const InternalError = "internal error"
+
 // computeFigure runs one fence through the parser, the engine, the
 // expectation check and the renderer.
-func computeFigure(slug string, body []byte) *FigureResult {
-	r := &FigureResult{}
+func computeFigure(slug string, body []byte) (r *FigureResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = &FigureResult{Problems: []Problem{{1, 1, fmt.Sprintf(
+				"%s while building this figure (a bug in Kafka Flow, not in the page; please report it with this fence): %v", InternalError, p)}}}
+		}
+	}()
+	r = &FigureResult{}
 	sc, perrs := scenario.Parse(body)
 	for _, e := range perrs {
 		r.Problems = append(r.Problems, Problem{e.Pos.Line, e.Pos.Col, e.Msg})
