@@ -1,7 +1,6 @@
 // Kafka Flow stepper for every <figure class="kflow"> (markup: svganim).
 (function () {
-'use strict';
-var mq = window.matchMedia && matchMedia('(prefers-reduced-motion: reduce)'), all = {};
+var mq = matchMedia('(prefers-reduced-motion: reduce)'), all = {};
 // Buttons and keys that move by a beat, or to the first (2) or last (3).
 var moves = { fwd: 1, back: -1, first: 2, last: 3, ArrowRight: 1, ArrowLeft: -1, Home: 2, End: 3 };
 
@@ -37,7 +36,7 @@ function Stepper(fig) {
       if (f === 'c') e.setAttribute('class', v ? t.base + ' ' + v : t.base);
       else if (f === 'p') {
         if (t.a) t.a.cancel();
-        t.a = tween && e.animate && !gone(t, from) && !gone(t, b) && e.animate([{ transform: px(t.now) }, { transform: px(v) }], { duration: 300, easing: 'ease-out' });
+        t.a = tween && !gone(t, from) && !gone(t, b) && e.animate([{ transform: px(t.now) }, { transform: px(v) }], { duration: 300, easing: 'ease-out' });
         e.setAttribute('transform', 'translate(' + v + ')');
       } else if (f === 't') e.firstElementChild.textContent = v;
       else if (f === 'w') e.querySelector('rect').setAttribute('width', v);
@@ -48,7 +47,7 @@ function Stepper(fig) {
   function show(b) {
     b = Math.max(0, Math.min(last, b | 0));
     if (b !== beat) {
-      apply(b, beat, Math.abs(b - beat) === 1 && !(mq && mq.matches));
+      apply(b, beat, Math.abs(b - beat) === 1 && !mq.matches);
       beat = b;
     }
     counter.textContent = 'beat ' + b + ' / ' + last;
@@ -58,16 +57,12 @@ function Stepper(fig) {
     if (cur >= 0) explain(/kf-gone/.test(marks[cur].getAttribute('class')) ? null : marks[cur]);
   }
   function stop() { clearTimeout(timer); timer = 0; play.textContent = 'play'; }
-  function tick() {
-    if (beat >= last) return stop();
-    show(beat + 1);
-    timer = setTimeout(tick, 900 / speed);
-  }
+  function tick() { timer = setTimeout(function () { if (beat < last) { show(beat + 1); tick(); } else stop(); }, 900 / speed); }
   function toggle() {
     if (timer) return stop();
     if (beat >= last) show(0);
     play.textContent = 'pause';
-    timer = setTimeout(tick, 900 / speed);
+    tick();
   }
   function go(b) { stop(); show(b); }
   function move(m) { go(m < 2 ? beat + m : m === 2 ? 0 : last); }
@@ -125,15 +120,15 @@ function fromHash() {
   s.go(+m[2]);
   var f = document.getElementById(m[1]);
   f.scrollIntoView();
-  f.focus({ preventScroll: true });
+  f.focus();
 }
 // Off-screen figures pause; nothing ever plays by itself.
-var seen = window.IntersectionObserver && new IntersectionObserver(function (es) {
+var seen = new IntersectionObserver(function (es) {
   es.forEach(function (e) { if (!e.isIntersecting) all[e.target.id].stop(); });
 });
 document.querySelectorAll('figure.kflow').forEach(function (f) {
   all[f.id] = Stepper(f);
-  if (seen) seen.observe(f);
+  seen.observe(f);
 });
 addEventListener('hashchange', fromHash);
 addEventListener('beforeprint', function () {
