@@ -131,6 +131,19 @@
 // recordGroups); Check learns group fields by registering getters in
 // expectFields.
 //
+// Consumer groups (consumer.go, KIP-848). The coordinator bumps the group
+// epoch on every join, clean leave, fence (session.timeout beats after a
+// member stopped) and partition-count change, and recomputes the target
+// with the uniform (default) or range assignor, members in name order
+// (Kafka's order is a hash map's). A partition moves only after its owner
+// finished its record, committed and released it; the new owner starts
+// the next beat at the committed offset, or by auto.offset.reset (latest =
+// the high watermark then). Members fetch from the leader, one beat each
+// way, records below the high watermark only; take one record per
+// `processing` beats; auto-commit their position every
+// auto.commit.interval beats. A stopped member releases nothing until it
+// is fenced. The coordinator is on no broker: its answers are instant.
+//
 // A user's mistake is reported by the parser (package sim/scenario) with
 // its position; Run panics only when an internal invariant breaks, which
 // is a bug.
