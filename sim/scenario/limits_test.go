@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,5 +189,27 @@ func TestErrorText(t *testing.T) {
 	}
 	if got := errs.Error(); got != errs[0].Error()+" (and 1 more errors)" {
 		t.Errorf("ErrorList.Error() = %q", got)
+	}
+}
+
+// BenchmarkParse measures Parse on a typical fence and on one at every
+// size limit.
+func BenchmarkParse(b *testing.B) {
+	typical, err := os.ReadFile("testdata/good/block-style.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		src  []byte
+	}{{"typical", typical}, {"at-limits", []byte(atLimits("", 0))}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.src)))
+			for b.Loop() {
+				if _, errs := Parse(c.src); errs != nil {
+					b.Fatal(errs)
+				}
+			}
+		})
 	}
 }
