@@ -20,6 +20,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/site"
+	"github.com/kafkaflow/kflowgen/templates"
 )
 
 // deadline bounds every wait for an event. It is generous: a test waits
@@ -408,6 +409,67 @@ func TestLocalOnly(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
 		}
+	}
+}
+
+// TestTemplatesWatched edits a shared stylesheet in a templates folder:
+// every open page reloads, since what it shows changed though its HTML did
+// not.
+func TestTemplatesWatched(t *testing.T) {
+	tdir := filepath.Join(t.TempDir(), "templates")
+	entries, err := fs.ReadDir(templates.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(templates.FS, e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(tdir, e.Name()), string(b))
+	}
+	_, base := start(t, Options{ContentDir: smallSite(t), ContentName: "content", TemplatesDir: tdir})
+	var streams []*stream
+	for _, p := range []string{"a.html", "b.html", "index.html"} {
+		st := listen(t, base, p, version(t, get(t, base+"/"+p).body))
+		st.expect(t, "fixed")
+		streams = append(streams, st)
+	}
+	css, err := os.ReadFile(filepath.Join(tdir, "site.css"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(tdir, "site.css"), string(css)+"\n.kflow-test-rule { color: red }\n")
+	for _, st := range streams {
+		st.expect(t, "reload")
+	}
+	if r := get(t, base+"/assets/site.css"); !strings.Contains(r.body, ".kflow-test-rule") {
+		t.Error("the served stylesheet is the old one")
+	}
+}
+
+// TestOutDir writes every good build to Options.OutDir as the build
+// command would (no live client), and refuses an OutDir that build would
+// refuse.
+func TestOutDir(t *testing.T) {
+	dir := smallSite(t)
+	out := filepath.Join(t.TempDir(), "public")
+	s, err := New(Options{ContentDir: dir, ContentName: "content", OutDir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	served, written := readTree(t, s.Dir()), readTree(t, out)
+	if _, ok := written[site.Marker]; !ok || len(written) != len(served)+1 {
+		t.Fatalf("out holds %d files, the served build %d (plus the marker)", len(written), len(served))
+	}
+	for p, b := range served {
+		if !bytes.Equal(written[p], b) {
+			t.Errorf("%s differs between --out and the served folder", p)
+		}
+	}
+	if _, err := New(Options{ContentDir: dir, ContentName: "content", OutDir: dir}); err == nil || !strings.Contains(err.Error(), "refusing") {
+		t.Errorf("serving into the content folder: %v", err)
 	}
 }
 

@@ -139,13 +139,17 @@ type BuildResult struct {
 	Hits, Misses int
 	// Took is the build's wall-clock duration.
 	Took time.Duration
+	// OutErr is why a good build could not be written to Options.OutDir
+	// (the server serves it all the same).
+	OutErr error
 }
 
 // New builds the site once and returns a Server ready to Run. Watching
 // starts here, before the first build, so no save is missed. Failing to
 // build the site is not an error: the server starts and shows the problems
 // in the browser. Errors are for what the server itself cannot do (no
-// private folder, an unwatchable content folder).
+// private folder, an unwatchable content folder, an OutDir that
+// site.WriteDir refuses).
 func New(o Options) (*Server, error) {
 	if o.ContentDir == "" && o.Content == nil {
 		return nil, errors.New("no content to serve")
@@ -184,7 +188,12 @@ func New(o Options) (*Server, error) {
 			}
 		}
 	}
-	s.Rebuild()
+	if r := s.Rebuild(); r.OutErr != nil {
+		// A folder that cannot take the build now will not later either
+		// (it is the content folder, a project, someone else's files…).
+		s.Close()
+		return nil, r.OutErr
+	}
 	return s, nil
 }
 
@@ -242,8 +251,9 @@ func (s *Server) Rebuild() BuildResult {
 	r.Pages, r.Figures = len(built.Pages), len(built.Figures)
 	r.Changed = s.publish(g)
 	if s.o.OutDir != "" {
-		if err := built.WriteDir(s.o.OutDir, s.o.ContentDir); err != nil {
-			fmt.Fprintf(s.o.Errors, "kflowgen: %s (the server still serves the new build)\n", err)
+		r.OutErr = built.WriteDir(s.o.OutDir, s.o.ContentDir)
+		if r.OutErr != nil && r.N > 1 {
+			fmt.Fprintf(s.o.Errors, "kflowgen: %s (the server still serves the new build)\n", r.OutErr)
 		}
 	}
 	if r.N > 1 {
