@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"sort"
 	"strconv"
 
@@ -46,9 +45,12 @@ type figureNode struct {
 	HTML []byte
 }
 
-// lineRef places one body line in its file.
+// lineRef places one body line in its file. Padding is the number of
+// spaces the body line starts with that stand for part of a tab in the file
+// (goldmark expands a tab that the fence's indentation only partly uses):
+// they come before the byte at ColOffset and have no bytes of their own.
 type lineRef struct {
-	Line, ColOffset int
+	Line, ColOffset, Padding int
 }
 
 // Kind implements ast.Node.
@@ -71,7 +73,11 @@ func (n *figureNode) filePos(line, col int) (int, int) {
 	}
 	if line <= len(n.BodyLines) {
 		r := n.BodyLines[line-1]
-		return r.Line, r.ColOffset + max(col, 1)
+		if c := col - r.Padding; c >= 1 {
+			return r.Line, r.ColOffset + c
+		}
+		// Inside the expanded tab: point at the tab itself.
+		return r.Line, max(r.ColOffset, 1)
 	}
 	last := n.BodyLines[len(n.BodyLines)-1]
 	if last.Line < n.FileLines {
@@ -116,10 +122,8 @@ func (fenceTransformer) Transform(doc *ast.Document, reader text.Reader, pc pars
 		for j := 0; j < segs.Len(); j++ {
 			seg := segs.At(j)
 			line := lines.line(seg.Start)
-			fig.BodyLines = append(fig.BodyLines, lineRef{Line: line, ColOffset: seg.Start - lines.start(line)})
-			if seg.Padding > 0 {
-				fig.Body = append(fig.Body, bytes.Repeat([]byte{' '}, seg.Padding)...)
-			}
+			fig.BodyLines = append(fig.BodyLines, lineRef{Line: line, ColOffset: seg.Start - lines.start(line), Padding: seg.Padding})
+			// Value puts the padding's spaces before the line's bytes.
 			fig.Body = append(fig.Body, seg.Value(src)...)
 		}
 		fc.Parent().ReplaceChild(fc.Parent(), fc, fig)
