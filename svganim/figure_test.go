@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -82,5 +83,17 @@ func TestFigureRejectsUnsafeID(t *testing.T) {
 		if _, err := Figure(acksOneLoss(), Options{ID: id}); err == nil {
 			t.Errorf("id %q accepted", id)
 		}
+	}
+}
+
+// TestStepperBudget keeps the shared script within issue 6's budget of
+// 6 KiB unminified.
+func TestStepperBudget(t *testing.T) {
+	b, err := os.ReadFile("../templates/stepper.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 6<<10 {
+		t.Errorf("stepper.js is %d bytes, over the 6 KiB budget", len(b))
 	}
 }
