@@ -90,7 +90,7 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 			text:  [3]string{"idle: no partition"},
 			title: m.Member + " owns no partition: a partition has one owner per group, so members beyond the partition count wait idle"})
 	}
-	w := s.chipWidth(mr.Member, room)
+	w := s.chipWidth(g.Group, mr.Member, room)
 	end := x0
 	for i, c := range chips {
 		pid := itoa(c.p)
@@ -173,42 +173,66 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-// absentMember says why a member is not in group at beat: it has not
-// joined yet, it left, or the coordinator fenced it (from the events up to
-// beat). It returns a short note and a title.
-func (s *scene) absentMember(beat int, group, member string) (note, title string) {
-	note, title = "not joined yet", member+" joins group "+group+" later"
-	for bi := 0; bi <= beat && bi < len(s.t.Beats); bi++ {
-		for _, ev := range s.t.Beats[bi].Happened {
-			if ev.Group != group || ev.Member != member {
+// consumerMemo holds what consumer member rows need from the whole
+// trace, computed once per scene: the most chips each member ever shows,
+// and the beat at which a member left or was fenced. Keys are
+// group + "\x00" + member.
+type consumerMemo struct {
+	most  map[string]int
+	gone  map[string]int  // beat the member left or was fenced
+	fence map[string]bool // true when fenced rather than left
+}
+
+// memo returns the scene's consumer memo, building it on first use.
+func (s *scene) memo() *consumerMemo {
+	if s.consumer != nil {
+		return s.consumer
+	}
+	c := &consumerMemo{most: map[string]int{}, gone: map[string]int{}, fence: map[string]bool{}}
+	for bi := range s.t.Beats {
+		b := &s.t.Beats[bi]
+		for _, g := range b.Groups {
+			if g.Type != "consumer" {
 				continue
 			}
-			switch ev.Kind {
-			case "consumer-leave":
-				note, title = "left at beat "+itoa(bi), member+" left group "+group+" cleanly at beat "+itoa(bi)+", after committing its position"
-			case "consumer-fence":
-				note, title = "fenced at beat "+itoa(bi), "the coordinator fenced "+member+" at beat "+itoa(bi)+": no heartbeat for session.timeout beats; it committed nothing since its last auto-commit"
+			for _, m := range g.Members {
+				k := g.Group + "\x00" + m.Member
+				c.most[k] = max(c.most[k], len(m.Partitions)+len(m.Assigning))
+			}
+		}
+		for _, ev := range b.Happened {
+			if ev.Kind == "consumer-leave" || ev.Kind == "consumer-fence" {
+				k := ev.Group + "\x00" + ev.Member
+				c.gone[k] = bi
+				c.fence[k] = ev.Kind == "consumer-fence"
 			}
 		}
 	}
-	return note, title
+	s.consumer = c
+	return c
 }
 
-// chipWidth is the width of every chip on member's row: the full width
+// absentMember says why a member is not in group at beat: it has not
+// joined yet, it left, or the coordinator fenced it. It returns a short
+// note and a title.
+func (s *scene) absentMember(beat int, group, member string) (note, title string) {
+	k := group + "\x00" + member
+	at, gone := s.memo().gone[k]
+	switch {
+	case !gone || at > beat:
+		return "not joined yet", member + " joins group " + group + " later"
+	case s.memo().fence[k]:
+		return "fenced at beat " + itoa(at), "the coordinator fenced " + member + " at beat " + itoa(at) + ": no heartbeat for session.timeout beats; it committed nothing since its last auto-commit"
+	}
+	return "left at beat " + itoa(at), member + " left group " + group + " cleanly at beat " + itoa(at) + ", after committing its position"
+}
+
+// chipWidth is the width of every chip on a member's row: the full width
 // unless the most chips the member ever shows (over the whole trace) would
 // not fit in room, then narrower, down to chipMinW. It is the same at every
 // beat, as a mark keeps its size.
-func (s *scene) chipWidth(member string, room int) int {
-	most := 0
-	for bi := range s.t.Beats {
-		for _, g := range s.t.Beats[bi].Groups {
-			for _, m := range g.Members {
-				if m.Member == member && g.Type == "consumer" {
-					most = max(most, len(m.Partitions)+len(m.Assigning))
-				}
-			}
-		}
-	}
+func (s *scene) chipWidth(group, member string, room int) int {
+	most := s.memo().most[group+"\x00"+member]
 	if most == 0 || most*(chipW+chipGap) <= room {
 		return chipW
 	}

@@ -80,6 +80,9 @@ type scene struct {
 	recKey map[int]int    // record id → index into keys (-1 unknown)
 	recs   map[int]sim.Record
 	last   int // the last beat's number
+	// consumer caches what consumer member rows read from the whole
+	// trace (consumer.go); built on first use.
+	consumer *consumerMemo
 }
 
 func newScene(t *sim.Trace) *scene {
