@@ -429,9 +429,14 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	}
 	stopWatch()
 	<-watched
-	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Requests in flight get a moment to finish. Connections on which no
+	// request ever came (browsers and HTTP clients open spare ones) would
+	// hold Shutdown for five seconds: after the grace, close them.
+	shutCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if serr := srv.Shutdown(shutCtx); serr != nil && err == nil {
+	if serr := srv.Shutdown(shutCtx); errors.Is(serr, context.DeadlineExceeded) {
+		srv.Close()
+	} else if serr != nil && err == nil {
 		err = serr
 	}
 	if errors.Is(err, http.ErrServerClosed) {
@@ -439,6 +444,9 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	}
 	return err
 }
+
+// shutdownGrace is how long Run waits for requests in flight when stopping.
+const shutdownGrace = time.Second
 
 // endStreams makes every event stream return, so that Shutdown can finish.
 func (s *Server) endStreams() {
