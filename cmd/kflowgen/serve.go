@@ -102,6 +102,8 @@ func runServe(cmd *cobra.Command, o *serveOptions, stdout, stderr io.Writer) err
 	switch {
 	case !s.Watching():
 		fmt.Fprintln(stdout, "this is the guide built into kflowgen, which cannot change: nothing is watched (pass --content DIR to edit pages)")
+	case dir == "":
+		fmt.Fprintf(stdout, "watching %s for changes (the pages are the guide built into kflowgen, which cannot change; pass --content DIR to edit pages)\n", slashDir(tdir))
 	case tdir != "":
 		fmt.Fprintf(stdout, "watching %s and %s for changes\n", slashDir(dir), slashDir(tdir))
 	default:

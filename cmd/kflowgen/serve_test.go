@@ -140,6 +140,35 @@ func TestServeEmbeddedGuide(t *testing.T) {
 	outW.Close()
 }
 
+// TestServeEmbeddedGuideWithTemplates serves the built-in pages with a
+// templates folder: only the templates are watched, and the output says so.
+func TestServeEmbeddedGuideWithTemplates(t *testing.T) {
+	tdir := filepath.Join(t.TempDir(), "tpl")
+	for _, name := range []string{"layout.html", "index.html"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "templates", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(tdir, name), string(b))
+	}
+	outR, outW := io.Pipe()
+	out := newLines(outR)
+	ctx, cancel := context.WithCancel(context.Background())
+	root := newRootCmd(outW, io.Discard)
+	root.SetArgs([]string{"serve", "--port", "0", "--templates", tdir})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	out.waitFor(t, "serving the built-in guide at ")
+	if l := out.waitFor(t, "watching "); l != "watching "+filepath.ToSlash(tdir)+"/ for changes (the pages are the guide built into kflowgen, which cannot change; pass --content DIR to edit pages)" {
+		t.Errorf("watch line %q", l)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	outW.Close()
+}
+
 // TestServeBadFlags checks the errors for a bad address, port or folder,
 // and for a port already in use.
 func TestServeBadFlags(t *testing.T) {
