@@ -163,10 +163,12 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		x: fx, y: fy, w: fw, h: 9, text: [3]string{group},
 		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
 			itoa64(gp.StartOffset) + ")"})
-	if n := len(gp.Records); n > 0 {
-		add(mark{id: "wb-" + base, layer: layerTick, shape: shCell, cls: "kf-wbar" + sg,
-			x: x, y: row.CellsY + cellH + 1 + si*(shareBarH+1), w: n*cw - 2, h: shareBarH,
-			title: "share group " + group + "'s in-flight records on p" + pid + ", from the start offset"})
+	// One bar segment per in-flight record: a mark keeps its size from
+	// beat to beat, so the bar grows and shrinks by segments.
+	for _, r := range gp.Records {
+		add(mark{id: "wb-" + base + "-" + itoa64(r.Offset), layer: layerTick, shape: shCell, cls: "kf-wbar" + sg,
+			x: cellX(r.Offset), y: row.CellsY + cellH + 1 + si*(shareBarH+1), w: cw, h: shareBarH,
+			title: "share group " + group + ": p" + pid + " offset " + itoa64(r.Offset) + " is in flight (at or after the start offset, handed out at least once)"})
 	}
 }
 
