@@ -2,11 +2,13 @@ package bench
 
 import (
 	"errors"
+	"io/fs"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
 	"github.com/kafkaflow/kflowgen/site"
@@ -158,4 +160,50 @@ func buildErrors(t *testing.T, body string) []site.Error {
 		t.Fatalf("want positioned errors, got %v", err)
 	}
 	return l
+}
+
+// TestReferenceListsTheLimits keeps the reference page's Limits table
+// true to package sim's Max* constants.
+func TestReferenceListsTheLimits(t *testing.T) {
+	b, err := fs.ReadFile(content.FS, "reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Limits\n")
+	if !ok {
+		t.Fatal("reference.md has no ## Limits section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := map[string]string{}
+	for _, l := range strings.Split(section, "\n") {
+		cells := strings.Split(strings.Trim(l, "| "), " | ")
+		if strings.HasPrefix(l, "|") && len(cells) == 2 {
+			rows[cells[0]] = cells[1]
+		}
+	}
+	for _, c := range []struct {
+		row  string
+		want int
+	}{
+		{"scenario text", sim.MaxFenceBytes},
+		{"`beats`", sim.MaxBeats},
+		{"`brokers`, including added ones", sim.MaxBrokers},
+		{"partitions, including added ones", sim.MaxPartitions},
+		{"`replication.factor`", sim.MaxReplicationFactor},
+		{"`records`", sim.MaxRecords},
+		{"`keys`", sim.MaxKeys},
+		{"groups, consumer and share together", sim.MaxGroups},
+		{"members per group, including joins", sim.MaxMembers},
+		{"`timeline` entries", sim.MaxTimeline},
+		{"`expect` claims", sim.MaxExpect},
+	} {
+		v, ok := rows[c.row]
+		if !ok {
+			t.Errorf("the Limits table has no row %q", c.row)
+			continue
+		}
+		if first, _, _ := strings.Cut(v, " "); first != strconv.Itoa(c.want) {
+			t.Errorf("row %q says %q, but the limit is %d", c.row, v, c.want)
+		}
+	}
 }
