@@ -446,6 +446,21 @@ func TestTemplatesWatched(t *testing.T) {
 	if r := get(t, base+"/assets/site.css"); !strings.Contains(r.body, ".kflow-test-rule") {
 		t.Error("the served stylesheet is the old one")
 	}
+
+	// A broken layout is an error without a position in the content: the
+	// overlay shows the message alone, and the fix clears it.
+	st := listen(t, base, "a.html", version(t, get(t, base+"/a.html").body))
+	st.expect(t, "fixed")
+	layout, err := os.ReadFile(filepath.Join(tdir, "layout.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(tdir, "layout.html"), string(layout)+"{{.Title")
+	if ev := st.expect(t, "broken"); !strings.Contains(ev.data, "templates: ") || !strings.Contains(ev.data, "layout.html") {
+		t.Errorf("broken layout: %s", ev.data)
+	}
+	write(t, filepath.Join(tdir, "layout.html"), string(layout))
+	st.expect(t, "fixed")
 }
 
 // TestOutDir writes every good build to Options.OutDir as the build
