@@ -71,9 +71,15 @@ func (s *scene) drawShareOnLeader(b *sim.Beat, p *sim.Partition, row Row, add fu
 		if len(gs) > 1 {
 			side = 1 + si // right, then left
 		}
+		var log []sim.Entry
+		for i := range p.Replicas {
+			if p.Replicas[i].Broker == p.Leader {
+				log = p.Replicas[i].Log
+			}
+		}
 		for i := range g.Partitions {
 			if gp := &g.Partitions[i]; gp.Partition == p.Partition {
-				s.drawShareRow(g.Group, si, side, gp, row, add)
+				s.drawShareRow(g.Group, si, side, gp, log, row, add)
 			}
 		}
 	}
@@ -84,7 +90,7 @@ func (s *scene) drawShareOnLeader(b *sim.Beat, p *sim.Partition, row Row, add fu
 // its marks go (0 centred, 1 right half, 2 left half). Squares straddle
 // the cell's bottom edge and discs its top edge, clear of the key label in
 // the cell's middle and of the labels above and below the row.
-func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition, row Row, add func(mark)) {
+func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition, log []sim.Entry, row Row, add func(mark)) {
 	cw := s.l.CellW
 	pid := itoa(gp.Partition)
 	base := "s" + itoa(si) + "-p" + pid // ids follow the partition, not the broker: they move with leadership
@@ -107,6 +113,16 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 	sqX := func(o int64) int { return at(o, sq) }
 	dvX := func(o int64) int { return at(o, dv) }
 	where := "p" + pid + " offset "
+	// A mark takes its record's key classes, so isolating a key in the
+	// legend dims the other keys' share marks too; its title names the
+	// record (the leader's log holds every offset below the high watermark).
+	keyed := func(o int64) (cls, rec string) {
+		if o < 0 || o >= int64(len(log)) {
+			return "", ""
+		}
+		id := log[o].Record
+		return " " + s.keyClass(id), " (record " + itoa(id) + ", key " + s.keyName(id) + ")"
+	}
 	verdict := func(r sim.ShareRecord) {
 		o := itoa64(r.Offset)
 		cls, what := "kf-verdict kf-v-archived", "archived after "+plural(r.DeliveryCount, "delivery", "deliveries")+
@@ -115,9 +131,10 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 			cls = "kf-verdict kf-acked " + memberColour(group, r.Finisher)
 			what = "acknowledged by " + r.Finisher + " after " + plural(r.DeliveryCount, "delivery", "deliveries")
 		}
-		add(mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls,
+		kc, rec := keyed(r.Offset)
+		add(mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
 			x: dvX(r.Offset), y: row.CellsY - dv/2, w: dv, h: dv,
-			title: "share group " + group + ", " + where + o + ": " + what})
+			title: "share group " + group + ", " + where + o + rec + ": " + what})
 	}
 	for _, r := range gp.Finished {
 		verdict(r)
@@ -139,9 +156,10 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		if sq < 8 {
 			txt = ""
 		}
-		add(mark{id: "sq-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls,
+		kc, rec := keyed(r.Offset)
+		add(mark{id: "sq-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
 			x: sqX(r.Offset), y: row.CellsY + cellH - sq/2, w: sq, h: sq, text: [3]string{txt},
-			title: "share group " + group + ", " + where + o + ": " + what + " (the number is its delivery count)"})
+			title: "share group " + group + ", " + where + o + rec + ": " + what + " (the number is its delivery count)"})
 	}
 	// The window base: a tick at the start offset with a flag naming the
 	// group, and a bar under the in-flight records. The flag straddles the
