@@ -18,6 +18,7 @@ var expectKeys = []string{
 	"logEndOffset", "online",
 	"owner", "position", "committed", "startOffset",
 	"state", "deliveryCount",
+	"variant",
 }
 
 // subject is what an expectation is about.
@@ -60,7 +61,7 @@ func (p *parser) expect(n *yaml.Node) {
 			p.errorf(it, "too many expectations: Kafka Flow allows at most %d", sim.MaxExpect)
 			return
 		}
-		if p.mapping(it, "an expect entry", "{at: 12, partition: 0, highWatermark: 3}") {
+		if p.mapping(it, "an expect entry", "{at: 12, partition: 0, highWatermark: 3}") && p.forThisRun(it) {
 			p.expectEntry(it)
 		}
 	}

@@ -25,18 +25,19 @@ import (
 // sorted by position; positions are 1-based lines and columns (columns count
 // characters) relative to src. Parse never panics, whatever src holds.
 func Parse(src []byte) (*sim.Scenario, ErrorList) {
-	p := &parser{src: src, bad: map[string]bool{}}
-	sc := p.parse()
-	if len(p.errs) > 0 {
-		errs := p.errs.sortDedup()
-		if len(errs) > maxErrors {
-			rest := len(errs) - maxErrors
-			errs = append(errs[:maxErrors], Error{Pos: errs[maxErrors].Pos,
-				Msg: fmt.Sprintf("too many errors: %d more from here on are not shown; fix the ones above first", rest)})
-		}
-		return nil, errs
+	sc, _, errs := ParseCompare(src)
+	return sc, errs
+}
+
+// finish sorts errs, drops repeats and caps them at maxErrors.
+func finish(errs ErrorList) ErrorList {
+	errs = errs.sortDedup()
+	if len(errs) > maxErrors {
+		rest := len(errs) - maxErrors
+		errs = append(errs[:maxErrors], Error{Pos: errs[maxErrors].Pos,
+			Msg: fmt.Sprintf("too many errors: %d more from here on are not shown; fix the ones above first", rest)})
 	}
-	return sc, nil
+	return errs
 }
 
 // maxErrors caps the errors Parse reports for one scenario; text that is
@@ -57,6 +58,11 @@ type parser struct {
 	// partAdds each add.partitions entry.
 	brokerAdds []int
 	partAdds   []partAdd
+	// compare is the fence's compare mapping (nil without one); variant is
+	// set while the parser reads the scenario with compare merged in, so
+	// that expect keeps only the entries marked "variant: compare".
+	compare *yaml.Node
+	variant bool
 }
 
 // partAdd is one add.partitions entry of the timeline.
@@ -151,10 +157,12 @@ func (p *parser) clamp(pos sim.Pos) sim.Pos {
 // Top-level keys, in the order the reference page lists them.
 var topKeys = []string{
 	"id", "title", "seed", "brokers", "beats", "topic", "producer",
-	"consumer.groups", "share.groups", "timeline", "expect",
+	"consumer.groups", "share.groups", "timeline", "expect", "compare",
 }
 
-func (p *parser) parse() *sim.Scenario {
+// root reads src into its root mapping, or returns nil after reporting why
+// src is not a scenario.
+func (p *parser) root() *yaml.Node {
 	if len(p.src) > sim.MaxFenceBytes {
 		p.errAt(sim.Pos{Line: 1, Col: 1}, "scenario is %d bytes, over the limit of %d bytes", len(p.src), sim.MaxFenceBytes)
 		return nil
@@ -175,6 +183,12 @@ func (p *parser) parse() *sim.Scenario {
 		p.errorf(root, "empty scenario: expected keys such as id, brokers, topic")
 		return nil
 	}
+	return root
+}
+
+// build reads the scenario's settings from its root mapping (without its
+// compare key, or with the compare overrides merged in).
+func (p *parser) build(root *yaml.Node) *sim.Scenario {
 	sc := &sim.Scenario{
 		Seed:    sim.DefaultSeed,
 		Brokers: sim.DefaultBrokers,
