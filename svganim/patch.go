@@ -105,6 +105,12 @@ func fieldValues(m *mark, here bool, base map[string]bool) [7]string {
 	return [7]string{strings.Join(flags, " "), strconv.Itoa(m.x) + "," + strconv.Itoa(m.y), m.text[0], m.text[1], m.text[2], m.title, strconv.Itoa(m.w)}
 }
 
+// fieldValuesKeepFlags is fieldValues for a mark whose class flags are
+// already known.
+func fieldValuesKeepFlags(m *mark, flags string) [7]string {
+	return [7]string{flags, strconv.Itoa(m.x) + "," + strconv.Itoa(m.y), m.text[0], m.text[1], m.text[2], m.title, strconv.Itoa(m.w)}
+}
+
 var fieldNames = [7]string{"c", "p", "0", "1", "2", "t", "w"}
 
 // baseClasses is the set of classes mark i has at every beat.
@@ -114,6 +120,9 @@ func (u *union) baseClasses(i int) map[string]bool {
 		base[c] = true
 	}
 	for bi := 1; bi < len(u.state); bi++ {
+		if u.state[bi][i].cls == u.state[bi-1][i].cls {
+			continue // the same classes as the beat before
+		}
 		now := map[string]bool{}
 		for _, c := range strings.Fields(u.state[bi][i].cls) {
 			now[c] = true
@@ -142,8 +151,15 @@ func (u *union) tracks() []byte {
 		}
 		base := u.baseClasses(i)
 		var cur [7][]any
+		var v [7]string
 		for bi := range u.state {
-			v := fieldValues(&u.state[bi][i], u.here[bi][i], base)
+			m, here := &u.state[bi][i], u.here[bi][i]
+			if bi > 0 && here == u.here[bi-1][i] && m.cls == u.state[bi-1][i].cls {
+				// The class flags are those of the beat before.
+				v = fieldValuesKeepFlags(m, v[0])
+			} else {
+				v = fieldValues(m, here, base)
+			}
 			for f := range v {
 				if bi == 0 {
 					cur[f] = []any{i, fieldNames[f], 0, v[f]}

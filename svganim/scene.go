@@ -1,7 +1,8 @@
 package svganim
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -152,8 +153,20 @@ func (s *scene) draw(bi int) []mark {
 	for gi := range s.l.Groups {
 		s.drawGroup(b, gi, add)
 	}
-	sort.SliceStable(ms, func(i, j int) bool { return before(&ms[i], &ms[j]) })
-	return ms
+	// Sort positions rather than the marks themselves: a mark is large,
+	// and a stable sort moves its elements many times.
+	order := make([]int, len(ms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(ms[a].layer, ms[b].layer), strings.Compare(ms[a].id, ms[b].id))
+	})
+	sorted := make([]mark, len(ms))
+	for i, j := range order {
+		sorted[i] = ms[j]
+	}
+	return sorted
 }
 
 // stageWords explains each producer stage in a card's title.
