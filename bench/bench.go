@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/kafkaflow/kflowgen/serve"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
 	"github.com/kafkaflow/kflowgen/site"
@@ -60,9 +61,9 @@ type Report struct {
 	First Timing
 	// Cold times more builds like First (nothing cached, written to disk).
 	Cold Timing
-	// Warm times rebuilds with every scenario's result in the cache and
-	// the site written again, as serve does after a save that changed
-	// only prose.
+	// Warm times serve's rebuild (serve.Server.Rebuild) with every
+	// scenario's result in its cache: the site generated and written to
+	// a new folder, as after a save that changed only prose.
 	Warm Timing
 	// Pages, Figures and Beats count the built guide; Beats sums every
 	// figure's frames (beat 0 included).
@@ -173,14 +174,20 @@ func Run(o Options) (*Report, error) {
 	}); err != nil {
 		return nil, err
 	}
-	warm := opts
-	warm.Cache = site.NewMemoryCache()
-	if _, _, err := build(warm); err != nil {
+	// Warm: serve's own rebuild, after its first build filled the cache.
+	srv, err := serve.New(serve.Options{Content: o.Content, ContentName: o.ContentName})
+	if err != nil {
 		return nil, err
 	}
+	defer srv.Close()
 	if r.Warm, err = timeRuns(o.Runs, func() (time.Duration, error) {
-		_, d, err := build(warm)
-		return d, err
+		start := time.Now()
+		b := srv.Rebuild()
+		d := time.Since(start)
+		if b.Err == nil && b.Misses > 0 {
+			return 0, fmt.Errorf("serve's rebuild simulated %d scenarios again; the cache did not hold", b.Misses)
+		}
+		return d, b.Err
 	}); err != nil {
 		return nil, err
 	}
