@@ -46,6 +46,9 @@ type Options struct {
 	// EngineTime is how long the engine is run for each speed figure.
 	// Zero means 300 ms.
 	EngineTime time.Duration
+	// SkipLimits leaves out the page at every limit (its figures stay
+	// zero), for quick runs and tests.
+	SkipLimits bool
 }
 
 // Report holds every figure the benchmark measures. Sizes are bytes;
@@ -225,6 +228,9 @@ func Run(o Options) (*Report, error) {
 	}
 	r.Engine = engineSpeed(all, o.EngineTime)
 
+	if o.SkipLimits {
+		return r, nil
+	}
 	limits, perrs := scenario.Parse(LimitsFence())
 	if perrs != nil {
 		return nil, fmt.Errorf("the limits scenario: %w", perrs)

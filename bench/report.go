@@ -34,6 +34,9 @@ func (r *Report) Write(w io.Writer) error {
 		{"  guide, warm (as serve rebuilds)", r.Warm},
 		{"  limits page alone, cold", r.LimitsBuild},
 	} {
+		if b.t == (Timing{}) {
+			continue
+		}
 		p("%s\t%s\t%s\t%s\t≤ %s\t%s", b.name, ms(b.t.Median), ms(b.t.Min), ms(b.t.CPU), ms(BuildBudget), verdict(b.t.Median <= BuildBudget))
 	}
 	p("")
@@ -55,13 +58,18 @@ func (r *Report) Write(w io.Writer) error {
 	for _, x := range r.Weights {
 		fig(x.ID, x)
 	}
-	fig("(limits page) at-the-limits", FigureWeight{Weight: r.LimitsWeight})
+	if r.LimitsWeight.Beats > 0 {
+		fig("(limits page) at-the-limits", FigureWeight{Weight: r.LimitsWeight})
+	}
 	p("")
 	p("engine\tbeats/s\trecord-beats/s\tper CPU second\tbudget (wall)\t")
 	for _, e := range []struct {
 		name string
 		s    Speed
 	}{{"  guide scenarios", r.Engine}, {"  limits scenario", r.LimitsEngine}} {
+		if e.s.Runs == 0 {
+			continue
+		}
 		p("%s\t%s\t%s\t%s\t≥ %s\t%s", e.name, group(e.s.BeatsPerSecond()), group(e.s.RecordBeatsPerSecond()),
 			group(e.s.RecordBeatsPerCPUSecond()), group(EngineBudget), verdict(e.s.RecordBeatsPerSecond() >= EngineBudget))
 	}

@@ -1,0 +1,100 @@
+package bench
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/kafkaflow/kflowgen/site"
+	"github.com/kafkaflow/kflowgen/svganim"
+)
+
+// TestRunCountsWhatTheBuildBuilt runs the benchmark on a small guide and
+// checks its counts against a build of the same pages: pages, figures,
+// beats, bytes, and one weight per figure, in site order, with the figure
+// measured exactly as the build drew it.
+func TestRunCountsWhatTheBuildBuilt(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.md": {Data: []byte("---\ntitle: Home\n---\nHello.\n")},
+		"b.md":     {Data: []byte("---\ntitle: B\nweight: 2\n---\n```kflow\nid: two\nbeats: 9\nproducer: {acks: 1}\n```\n")},
+		"a.md": {Data: []byte("---\ntitle: A\nweight: 1\n---\n```kflow\nid: one\nbeats: 6\n```\n\n" +
+			"```kflow\nid: crash\nbeats: 12\ntimeline:\n  - {at: 3, crash: 1}\n```\n")},
+	}
+	r, err := Run(Options{Content: fsys, Runs: 1, EngineTime: time.Millisecond, SkipLimits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := site.Generate(site.Options{Content: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, gz, beats := 0, 0, 0
+	for _, f := range s.Files {
+		raw += len(f.Data)
+		gz += GzipSize(f.Data)
+	}
+	for _, f := range s.Figures {
+		beats += f.Beats
+	}
+	if r.Pages != 2 || r.Figures != 3 || r.Beats != beats || beats != 7+13+10 || r.Raw != raw || r.Gzip != gz {
+		t.Errorf("report: %d pages, %d figures, %d beats, %d raw, %d gzip; the build: 2, 3, %d, %d, %d",
+			r.Pages, r.Figures, r.Beats, r.Raw, r.Gzip, beats, raw, gz)
+	}
+	var ids []string
+	for i, w := range r.Weights {
+		ids = append(ids, w.ID)
+		if w.Raw != s.Figures[i].Bytes || w.Beats != s.Figures[i].Beats || w.Gzip <= 0 || w.Bound <= 0 {
+			t.Errorf("weight %+v does not describe the built figure %+v", w, s.Figures[i])
+		}
+	}
+	if got := strings.Join(ids, " "); got != "a--one a--crash b--two" {
+		t.Errorf("figures in order %q", got)
+	}
+	if r.Engine.Runs < 3 || r.Engine.RecordBeats <= 0 {
+		t.Errorf("engine figures %+v", r.Engine)
+	}
+}
+
+// TestReportWrite prints a report with known figures: each budget line
+// says ok or MISSED by the rule, and numbers come out as integers or fixed
+// decimals.
+func TestReportWrite(t *testing.T) {
+	r := &Report{
+		GOMAXPROCS: 2, Runs: 5,
+		First:       Timing{Median: 80 * time.Millisecond, Min: 80 * time.Millisecond, CPU: 70 * time.Millisecond},
+		Cold:        Timing{Median: 123456 * time.Microsecond, Min: 100 * time.Millisecond, CPU: 90 * time.Millisecond},
+		Warm:        Timing{Median: 12 * time.Millisecond, Min: 11 * time.Millisecond, CPU: 9 * time.Millisecond},
+		LimitsBuild: Timing{Median: 1500 * time.Millisecond, Min: 1400 * time.Millisecond, CPU: 1300 * time.Millisecond},
+		Pages:       3, Figures: 2, Beats: 40, Raw: 40000, Gzip: 8000,
+		Weights: []FigureWeight{
+			{Page: "a.html", ID: "a--light", Weight: svganim.Weight{Beats: 20, Raw: 9000, Gzip: 1000, Bound: 600}},
+			{Page: "a.html", ID: "a--heavy", Weight: svganim.Weight{Beats: 20, Raw: 9000, Gzip: 1300, Bound: 600}},
+		},
+		Engine:       Speed{Runs: 10, Beats: 500, RecordBeats: 3_000_000, Took: 2 * time.Second, CPU: time.Second},
+		LimitsEngine: Speed{Runs: 1, Beats: 400, RecordBeats: 500_000, Took: time.Second, CPU: time.Second},
+	}
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`guide, cold +123\.4 ms +100\.0 ms +90\.0 ms +≤ 500\.0 ms +ok`),
+		regexp.MustCompile(`limits page alone, cold +1500\.0 ms .* MISSED`),
+		regexp.MustCompile(`site bytes +40000 raw, 8000 gzip \(1000 raw, 200 gzip per beat\)`),
+		regexp.MustCompile(`a--light +20 +9000 +1000 +50 +600 +1\.666 +≤ 2\.000 +ok`),
+		regexp.MustCompile(`a--heavy +20 +9000 +1300 +65 +600 +2\.166 +≤ 2\.000 +MISSED`),
+		regexp.MustCompile(`guide scenarios +250 +1,500,000 +3,000,000 +≥ 1,000,000 +ok`),
+		regexp.MustCompile(`limits scenario +400 +500,000 +500,000 +≥ 1,000,000 +MISSED`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("no line matches %s in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "e+") || strings.Contains(out, "%!") {
+		t.Errorf("a number was printed with a float or wrong verb:\n%s", out)
+	}
+}
