@@ -21,7 +21,8 @@ type FigureResult struct {
 	// HTML is the <figure> markup (nil when the fence has errors).
 	HTML []byte
 	// Beats is the number of frames (beats 0..Scenario.Beats) and Records
-	// the number of records the producer created.
+	// the number of records the producer created (in both runs of a fence
+	// with compare).
 	Beats, Records int
 	// Problems are parse errors and failed expectations, with fence-relative
 	// positions, in the order the parser and sim.Check gave them.
@@ -181,7 +182,7 @@ func computeFigure(slug string, body []byte) (r *FigureResult) {
 		}
 	}()
 	r = &FigureResult{}
-	sc, perrs := scenario.Parse(body)
+	sc, variant, perrs := scenario.ParseCompare(body)
 	for _, e := range perrs {
 		r.Problems = append(r.Problems, Problem{e.Pos.Line, e.Pos.Col, e.Msg})
 	}
@@ -195,7 +196,22 @@ func computeFigure(slug string, body []byte) (r *FigureResult) {
 	}
 	r.Beats = len(t.Beats)
 	r.Records = len(t.Records)
-	html, err := svganim.Figure(t, svganim.Options{ID: FigureID(slug, sc.ID)})
+	o := svganim.Options{ID: FigureID(slug, sc.ID)}
+	var html []byte
+	var err error
+	if variant == nil {
+		html, err = svganim.Figure(t, o)
+	} else {
+		// A fence with compare: run the second scenario too, check its
+		// claims, and draw both runs as one side-by-side figure.
+		vt := sim.Run(variant)
+		for _, f := range sim.Check(variant, vt) {
+			r.Problems = append(r.Problems, Problem{f.Pos.Line, f.Pos.Col, "compare run: " + f.Msg})
+		}
+		r.Beats = max(r.Beats, len(vt.Beats))
+		r.Records += len(vt.Records)
+		html, err = svganim.FigureCompare(t, vt, o)
+	}
 	if err != nil {
 		r.Problems = append(r.Problems, Problem{sc.Pos.Line, sc.Pos.Col, "cannot draw the figure: " + err.Error()})
 		return r

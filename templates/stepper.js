@@ -9,7 +9,7 @@ function Stepper(fig) {
   var last = +fig.dataset.last, beat = +fig.dataset.poster, timer = 0, speed = 1, cur = -1;
   var scrub = q('.kf-scrub'), at = q('.kf-at'), cap = q('.kf-caption'), play = q('.kf-play');
   var story = fig.querySelectorAll('.kf-story li'), data = q('.kf-tracks');
-  var counter = q('.kf-counter text'), marks = q('.kf-svg').querySelectorAll(':scope > g'), tracks = [], byMark = {};
+  var counter = q('.kf-counter text'), marks = fig.querySelectorAll('.kf-svg>g'), tracks = [], byMark = {};
   var ex = cap.parentNode.insertBefore(document.createElement('p'), cap);
   ex.className = 'kf-explain';
   q('.kf-controls').hidden = false;

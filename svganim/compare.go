@@ -1,0 +1,168 @@
+package svganim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// FigureCompare renders two traces of one story under two settings (a
+// fence and its compare run, see sim/scenario.ParseCompare) as one HTML
+// <figure class="kflow kf-cmp" id=ID> that steps both together: the same
+// controls, key legend, caption and storyboard as Figure, but the view
+// holds two panels, left the first trace and right the second, each headed
+// by its trace's title (side by side where the page is wide enough, one
+// under the other where it is not; templates/figure.css). The figure runs
+// to the longer trace's last beat; the shorter one stays on its last beat.
+// Each beat's caption tells both runs, "beat N — TITLE-A: events… /" and,
+// on a line of its own, "TITLE-B: events…". Options.Poster 0 picks the beat with the most events in both
+// runs together. The second panel has no beat counter of its own (the one
+// in the first and the controls show the beat). Errors are Figure's, for
+// either trace.
+func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
+	if !safeIDPattern.MatchString(o.ID) {
+		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
+	}
+	for _, t := range []*sim.Trace{a, b} {
+		if err := checkTrace(t); err != nil {
+			return nil, err
+		}
+	}
+	last := max(len(a.Beats), len(b.Beats)) - 1
+	poster := o.Poster
+	if poster == 0 {
+		poster = comparePoster(a, b)
+	}
+	if poster < 0 || poster > last {
+		return nil, fmt.Errorf("poster beat %d is outside the trace (beats 0 to %d)", poster, last)
+	}
+	names := [2]string{panelName(a), panelName(b)}
+	d := figData{ID: o.ID, Title: names[0] + " vs " + names[1], Last: last, Poster: poster}
+	for bi := 0; bi <= last; bi++ {
+		d.Story = append(d.Story, compareCaption(bi, names, a, b))
+	}
+	var view bytes.Buffer
+	view.WriteString(`<div class="kf-pair">`)
+	var tracks [][]json.RawMessage
+	offset := 0
+	seen := map[KeyStyle]bool{}
+	for i, t := range []*sim.Trace{a, b} {
+		s := newScene(t)
+		u := unite(s)
+		if i == 1 {
+			u.drop("beat")
+		}
+		at := min(poster, len(t.Beats)-1)
+		gone := make([]bool, len(u.marks))
+		for m, h := range u.here[at] {
+			gone[m] = !h
+		}
+		// A panel grows with its picture's width, so that side by side
+		// both are drawn at the same scale.
+		fmt.Fprintf(&view, `<div class="kf-panel" style="flex-grow:%d"><p class="kf-ptitle">%s</p>`, s.l.W, template.HTMLEscapeString(names[i]))
+		writeSVG(&view, s.l, names[i], u.state[at], gone, true)
+		view.WriteString(`</div>`)
+		var ts [][]json.RawMessage
+		if err := json.Unmarshal(u.tracks(), &ts); err != nil {
+			panic("svganim: tracks do not parse: " + err.Error())
+		}
+		// The stepper numbers the marks of both panels in document order,
+		// so the second panel's marks come after the first's.
+		for _, tr := range ts {
+			var m int
+			if err := json.Unmarshal(tr[0], &m); err != nil {
+				panic("svganim: a track does not start with a mark index: " + err.Error())
+			}
+			tr[0] = json.RawMessage(itoa(m + offset))
+			tracks = append(tracks, tr)
+		}
+		offset += len(u.marks)
+		for _, k := range s.keys {
+			if !seen[k] {
+				seen[k] = true
+				d.Keys = append(d.Keys, k)
+			}
+		}
+	}
+	view.WriteString(`</div>`)
+	d.SVG = template.HTML(view.String())
+	tj, err := json.Marshal(tracks)
+	if err != nil {
+		panic("svganim: tracks do not marshal: " + err.Error())
+	}
+	if tracks == nil {
+		tj = []byte("[]")
+	}
+	d.Tracks = template.JS(tj)
+	d.Caption = d.Story[poster]
+	var out bytes.Buffer
+	if err := figureTmpl.Execute(&out, d); err != nil {
+		return nil, fmt.Errorf("figure %s: %w", o.ID, err)
+	}
+	// One class marks the figure as a pair, for the wider layout.
+	html := bytes.Replace(out.Bytes(), []byte(`<figure class="kflow"`), []byte(`<figure class="kflow kf-cmp"`), 1)
+	return html, nil
+}
+
+// panelName is what labels a trace's panel and its part of the caption:
+// its title, or its id when it has none.
+func panelName(t *sim.Trace) string {
+	if t.Title != "" {
+		return t.Title
+	}
+	return t.ID
+}
+
+// comparePoster is the beat with the most events in both traces together,
+// the latest among equals, or the last beat when neither has any.
+func comparePoster(a, b *sim.Trace) int {
+	last := max(len(a.Beats), len(b.Beats)) - 1
+	best, n := last, 0
+	for bi := 0; bi <= last; bi++ {
+		c := 0
+		for _, t := range []*sim.Trace{a, b} {
+			if bi < len(t.Beats) {
+				c += len(t.Beats[bi].Events)
+			}
+		}
+		if c >= n && c > 0 {
+			best, n = bi, c
+		}
+	}
+	return best
+}
+
+// compareCaption narrates beat bi of both runs, each after its name.
+func compareCaption(bi int, names [2]string, a, b *sim.Trace) string {
+	parts := make([]string, 2)
+	for i, t := range []*sim.Trace{a, b} {
+		switch {
+		case bi >= len(t.Beats):
+			parts[i] = names[i] + ": ended at beat " + itoa(len(t.Beats)-1)
+		case len(t.Beats[bi].Events) == 0:
+			parts[i] = names[i] + ": no events"
+		default:
+			parts[i] = names[i] + ": " + strings.Join(t.Beats[bi].Events, "; ")
+		}
+	}
+	return "beat " + itoa(bi) + " — " + parts[0] + " /\n" + parts[1]
+}
+
+// drop removes the mark with the given id from every beat of u, if present.
+func (u *union) drop(id string) {
+	for i := range u.marks {
+		if u.marks[i].id != id {
+			continue
+		}
+		u.marks = append(u.marks[:i:i], u.marks[i+1:]...)
+		for bi := range u.state {
+			u.state[bi] = append(u.state[bi][:i:i], u.state[bi][i+1:]...)
+			u.here[bi] = append(u.here[bi][:i:i], u.here[bi][i+1:]...)
+		}
+		return
+	}
+}

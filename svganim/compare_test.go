@@ -1,0 +1,184 @@
+package svganim
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
+)
+
+// comparePair runs testdata/compare/NAME.yaml: the fence and its compare
+// run.
+func comparePair(t testing.TB, name string) (a, b *sim.Trace) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "compare", name+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, variant, errs := scenario.ParseCompare(src)
+	if errs != nil || variant == nil {
+		t.Fatalf("%s: %v (variant %v)", name, errs, variant != nil)
+	}
+	return sim.Run(base), sim.Run(variant)
+}
+
+// TestCompareGolden pins a side-by-side figure's markup.
+func TestCompareGolden(t *testing.T) {
+	for _, name := range []string{"acks-crash", "uneven"} {
+		t.Run(name, func(t *testing.T) {
+			a, b := comparePair(t, name)
+			fig, err := FigureCompare(a, b, Options{ID: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "compare-"+name+".figure.html", fig)
+		})
+	}
+}
+
+var (
+	panelRE = regexp.MustCompile(`<div class="kf-panel" style="flex-grow:(\d+)"><p class="kf-ptitle">([^<]*)</p>`)
+	svgRE   = regexp.MustCompile(`(?s)<svg [^>]*class="kf-svg".*?</svg>`)
+	markRE  = regexp.MustCompile(`<g class="m `)
+)
+
+// TestCompareMarkup checks what the stepper and the reader rely on: two
+// panels titled by their runs, one beat counter, a storyboard as long as
+// the longer run telling both runs at every beat, and tracks that address
+// only marks that exist, the second panel's after the first's.
+func TestCompareMarkup(t *testing.T) {
+	a, b := comparePair(t, "uneven")
+	if len(a.Beats) >= len(b.Beats) {
+		t.Fatalf("testdata: the first run (%d beats) must be the shorter", len(a.Beats))
+	}
+	fig, err := FigureCompare(a, b, Options{ID: "uneven"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(fig)
+	if !strings.HasPrefix(html, `<figure class="kflow kf-cmp" id="uneven"`) {
+		t.Errorf("figure does not open as a compare figure: %.60s", html)
+	}
+	panels := panelRE.FindAllStringSubmatch(html, -1)
+	if len(panels) != 2 || panels[0][2] != "group" || panels[1][2] != "share" {
+		t.Fatalf("panels %q, want two titled group and share", panels)
+	}
+	if got := strings.Count(html, `kf-counter`); got != 1 {
+		t.Errorf("%d beat counters, want 1 (the first panel's)", got)
+	}
+	last := len(b.Beats) - 1
+	if !strings.Contains(html, `data-last="`+itoa(last)+`"`) {
+		t.Errorf("figure does not run to the longer run's last beat %d", last)
+	}
+	items := regexp.MustCompile(`<li>([^<]*)</li>`).FindAllStringSubmatch(html, -1)
+	if len(items) != last+1 {
+		t.Fatalf("storyboard has %d beats, want %d", len(items), last+1)
+	}
+	for bi, it := range items {
+		text := it[1]
+		if !strings.HasPrefix(text, "beat "+itoa(bi)+" — group: ") || !strings.Contains(text, " /\nshare: ") {
+			t.Errorf("beat %d caption %q does not tell both runs", bi, text)
+		}
+		if bi >= len(a.Beats) && !strings.Contains(text, "group: ended at beat "+itoa(len(a.Beats)-1)) {
+			t.Errorf("beat %d caption %q does not say the first run ended", bi, text)
+		}
+	}
+	svgs := svgRE.FindAllString(html, -1)
+	if len(svgs) != 2 {
+		t.Fatalf("%d inline SVGs, want 2", len(svgs))
+	}
+	marks := len(markRE.FindAllString(svgs[0], -1)) + len(markRE.FindAllString(svgs[1], -1))
+	tj := html[strings.Index(html, `class="kf-tracks">`)+len(`class="kf-tracks">`):]
+	tj = tj[:strings.Index(tj, "</script>")]
+	var tracks [][]any
+	if err := json.Unmarshal([]byte(tj), &tracks); err != nil {
+		t.Fatal(err)
+	}
+	first := len(markRE.FindAllString(svgs[0], -1))
+	inSecond := false
+	for _, tr := range tracks {
+		m := int(tr[0].(float64))
+		if m < 0 || m >= marks {
+			t.Fatalf("track addresses mark %d of %d", m, marks)
+		}
+		inSecond = inSecond || m >= first
+		if b := int(tr[len(tr)-2].(float64)); b > last {
+			t.Errorf("track %v changes at beat %d, past the last %d", tr[:2], b, last)
+		}
+	}
+	if !inSecond {
+		t.Error("no track addresses the second panel")
+	}
+}
+
+// TestFigureCompareErrors checks the refusals: a bad id and an empty trace
+// on either side.
+func TestFigureCompareErrors(t *testing.T) {
+	a, b := comparePair(t, "acks-crash")
+	if _, err := FigureCompare(a, b, Options{ID: "Bad Id"}); err == nil {
+		t.Error("an id with spaces was accepted")
+	}
+	if _, err := FigureCompare(a, &sim.Trace{}, Options{ID: "x"}); err == nil {
+		t.Error("an empty second trace was accepted")
+	}
+	if _, err := FigureCompare(a, b, Options{ID: "x", Poster: 99}); err == nil {
+		t.Error("a poster past the last beat was accepted")
+	}
+}
+
+// TestBrowserCompare steps a side-by-side figure in Chromium and checks,
+// at every beat forward and back, that both panels show exactly what their
+// own run's frame draws at that beat (the shorter run holding its last),
+// driven by the one set of controls.
+func TestBrowserCompare(t *testing.T) {
+	a, b := comparePair(t, "uneven")
+	fig, err := FigureCompare(a, b, Options{ID: "pair"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := testPage(t, fig)
+	ctx, checkErrors := browser(t, 1000, 900)
+	defer checkErrors()
+	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#pair .kf-controls`))
+	ua, ub := unite(newScene(a)), unite(newScene(b))
+	ub.drop("beat")
+	last := len(b.Beats) - 1
+	check := func(beat int) {
+		t.Helper()
+		s := readFig(t, ctx, "pair")
+		if want := itoa(beat) + " / " + itoa(last); s.At != want {
+			t.Fatalf("counter %q, want %q", s.At, want)
+		}
+		if want := compareCaption(beat, [2]string{"group", "share"}, a, b); s.Caption != want {
+			t.Errorf("beat %d: caption %q, want %q", beat, s.Caption, want)
+		}
+		want := append(wantMarks(ua, min(beat, len(a.Beats)-1)), wantMarks(ub, beat)...)
+		if len(s.Marks) != len(want) {
+			t.Fatalf("beat %d: %d marks, want %d", beat, len(s.Marks), len(want))
+		}
+		for i := range want {
+			if i < len(ua.marks) && ua.marks[i].id == "beat" {
+				continue // kept by the stepper, not by tracks
+			}
+			if !sameMark(s.Marks[i], want[i]) {
+				t.Errorf("beat %d: mark %d\n got %s\nwant %s", beat, i, s.Marks[i], want[i])
+			}
+		}
+	}
+	run(t, ctx, chromedp.Click(`#pair [data-a=first]`))
+	check(0)
+	for beat := 1; beat <= last; beat++ {
+		run(t, ctx, chromedp.Click(`#pair [data-a=fwd]`))
+		check(beat)
+	}
+	for beat := last - 1; beat >= last-3; beat-- {
+		run(t, ctx, chromedp.Click(`#pair [data-a=back]`))
+		check(beat)
+	}
+}
