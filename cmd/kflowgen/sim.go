@@ -20,6 +20,8 @@ type simOptions struct {
 	file string
 	// scenarioID picks a fence of a page by its id.
 	scenarioID string
+	// compare runs the fence's compare run instead of the fence as written.
+	compare bool
 }
 
 func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -38,6 +40,7 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to run when the page has several")
+	cmd.Flags().BoolVar(&o.compare, "compare", false, "run the scenario's compare run (the right-hand side of a side-by-side figure)")
 	return cmd
 }
 
@@ -51,6 +54,12 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	sc, perr := pickScenario(name, src, o.scenarioID)
 	if perr != nil {
 		return perr
+	}
+	if o.compare {
+		if sc.variant == nil {
+			return fmt.Errorf("%s: scenario %q has no compare run", name, sc.sc.ID)
+		}
+		sc.sc = sc.variant
 	}
 	t := sim.Run(sc.sc)
 	out, err := json.MarshalIndent(t, "", "  ")
@@ -75,22 +84,24 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 // chosen is a parsed scenario and the mapping from its fence-relative
 // positions to the file's.
 type chosen struct {
-	sc  *sim.Scenario
-	pos func(line, col int) (int, int)
+	sc *sim.Scenario
+	// variant is the scenario's compare run, nil when it has none.
+	variant *sim.Scenario
+	pos     func(line, col int) (int, int)
 }
 
 // pickScenario parses the scenario in src: the whole file, or for a page
 // (.md) the fence whose id is want (or its only fence).
 func pickScenario(name string, src []byte, want string) (*chosen, error) {
 	if !strings.EqualFold(filepath.Ext(name), ".md") {
-		sc, errs := scenario.Parse(src)
+		sc, variant, errs := scenario.ParseCompare(src)
 		if len(errs) > 0 {
 			return nil, positionList(name, errs, func(l, c int) (int, int) { return l, c })
 		}
 		if want != "" && sc.ID != want {
 			return nil, fmt.Errorf("%s holds scenario %q, not %q", name, sc.ID, want)
 		}
-		return &chosen{sc: sc, pos: func(l, c int) (int, int) { return l, c }}, nil
+		return &chosen{sc: sc, variant: variant, pos: func(l, c int) (int, int) { return l, c }}, nil
 	}
 
 	fences := site.FindFences(src)
@@ -101,14 +112,14 @@ func pickScenario(name string, src []byte, want string) (*chosen, error) {
 	var ids []string
 	var found []*chosen
 	for _, f := range fences {
-		sc, errs := scenario.Parse(f.Body)
+		sc, variant, errs := scenario.ParseCompare(f.Body)
 		if len(errs) > 0 {
 			all = append(all, positionList(name, errs, f.Pos).ErrorList...)
 			continue
 		}
 		ids = append(ids, sc.ID)
 		if want == "" || sc.ID == want {
-			found = append(found, &chosen{sc: sc, pos: f.Pos})
+			found = append(found, &chosen{sc: sc, variant: variant, pos: f.Pos})
 		}
 	}
 	switch {
