@@ -193,7 +193,11 @@ func (p *parser) build(root *yaml.Node) *sim.Scenario {
 		Seed:    sim.DefaultSeed,
 		Brokers: sim.DefaultBrokers,
 		Beats:   sim.DefaultBeats,
-		Pos:     posOf(root.Content[0]),
+		Pos:     posOf(root),
+	}
+	if len(root.Content) > 0 {
+		// Without its compare key the mapping may hold nothing.
+		sc.Pos = posOf(root.Content[0])
 	}
 	p.sc = sc
 	f := p.fields(root, sectionTop)
