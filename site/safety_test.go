@@ -26,6 +26,7 @@ var (
 	evilPageTitle = `</title><script>alert(1)</script>`
 	evilSummary   = `"><img src=x onerror=alert(2)>`
 	evilFigTitle  = `<script>alert(4)</script>"></figcaption><svg onload=alert(5)>`
+	evilCmpTitle  = `acks=all</text><script>alert(9)</script>`
 	evilKeys      = []string{
 		`<script>alert(6)</script>`,
 		`"><img src=x onerror=alert(7)>`,
@@ -47,9 +48,10 @@ func yamlQuote(s string) string {
 }
 
 // safetyPage is a page carrying the given strings in its front matter and
-// in a fence (figure title, producer keys, a share group's
-// slow.key), with a consumer and a share group so that group lanes draw.
-func safetyPage(pageTitle, summary, figTitle string, keys []string) ([]byte, []byte) {
+// in a fence (figure title, the compare run's title, producer keys, a
+// share group's slow.key), with a consumer and a share group so that their
+// lanes draw.
+func safetyPage(pageTitle, summary, figTitle, cmpTitle string, keys []string) ([]byte, []byte) {
 	var ks []string
 	for _, k := range keys {
 		ks = append(ks, yamlQuote(k))
@@ -61,7 +63,8 @@ func safetyPage(pageTitle, summary, figTitle string, keys []string) ([]byte, []b
 		"producer: {acks: 1, records: 6, keys: [" + strings.Join(ks, ", ") + "]}\n" +
 		"consumer.groups:\n  - {id: readers, members: 2, auto.offset.reset: earliest}\n" +
 		"share.groups:\n  - {id: queue, members: 2, share.auto.offset.reset: earliest, slow.key: " + ks[1] + "}\n" +
-		"timeline:\n  - {at: 4, crash: 1}\n  - {at: 9, restart: 1}\n"
+		"timeline:\n  - {at: 4, crash: 1}\n  - {at: 9, restart: 1}\n" +
+		"compare: {title: " + yamlQuote(cmpTitle) + ", producer: {acks: all}}\n"
 	page := "---\ntitle: " + yamlQuote(pageTitle) + "\nsummary: " + yamlQuote(summary) + "\nweight: 1\n---\n\n" +
 		"## A heading\n\nText.\n\n```kflow\n" + fence + "```\n"
 	return []byte(page), []byte(fence)
@@ -113,8 +116,8 @@ func TestUserMarkupIsInert(t *testing.T) {
 	for _, k := range evilKeys {
 		benignKeys = append(benignKeys, defang(k))
 	}
-	evilSrc, evilFence := safetyPage(evilPageTitle, evilSummary, evilFigTitle, evilKeys)
-	benignSrc, benignFence := safetyPage(defang(evilPageTitle), defang(evilSummary), defang(evilFigTitle), benignKeys)
+	evilSrc, evilFence := safetyPage(evilPageTitle, evilSummary, evilFigTitle, evilCmpTitle, evilKeys)
+	benignSrc, benignFence := safetyPage(defang(evilPageTitle), defang(evilSummary), defang(evilFigTitle), defang(evilCmpTitle), benignKeys)
 
 	build := func(src []byte) *site.Site {
 		t.Helper()
@@ -146,7 +149,7 @@ func TestUserMarkupIsInert(t *testing.T) {
 		seen.WriteString(text)
 	}
 	// The payloads did reach the output, as text.
-	for _, p := range append([]string{evilPageTitle, evilSummary, evilFigTitle}, evilKeys...) {
+	for _, p := range append([]string{evilPageTitle, evilSummary, evilFigTitle, evilCmpTitle}, evilKeys...) {
 		if !strings.Contains(seen.String(), p) {
 			t.Errorf("the output never shows %q as text: the test no longer exercises it", p)
 		}
