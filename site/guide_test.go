@@ -1,0 +1,157 @@
+package site
+
+import (
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
+	"go.yaml.in/yaml/v3"
+)
+
+// notConcepts are the guide's pages that teach no single concept (by slug
+// prefix): the overview, how to read a figure, the scope, the reference
+// and the sources. Every other page is a concept page.
+var notConcepts = []string{"overview", "reading", "scope", "reference", "sources"}
+
+// TestConceptPagesShowAndPin checks issue 8's rule for the embedded guide:
+// every concept page has at least one figure and at least one pinned
+// claim (an expect entry, in the fence or its compare run), so no page
+// teaches a concept without showing it and checking what it says.
+func TestConceptPagesShowAndPin(t *testing.T) {
+	pages, err := fs.Glob(content.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	concepts := 0
+	for _, p := range pages {
+		slug := strings.TrimSuffix(p, ".md")
+		if p == homeSource || hasAnyPrefix(slug, notConcepts) {
+			continue
+		}
+		concepts++
+		src, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fences := FindFences(src)
+		if len(fences) == 0 {
+			t.Errorf("%s: a concept page without a figure", p)
+			continue
+		}
+		claims := 0
+		for _, f := range fences {
+			base, variant, errs := scenario.ParseCompare(f.Body)
+			if errs != nil {
+				t.Errorf("%s:%d: %v", p, f.Line, errs)
+				continue
+			}
+			claims += len(base.Expect)
+			if variant != nil {
+				claims += len(variant.Expect)
+			}
+		}
+		if claims == 0 {
+			t.Errorf("%s: %d figures but no expect claim pins anything the page says", p, len(fences))
+		}
+	}
+	if concepts < 13 {
+		t.Errorf("the guide has %d concept pages, issue 8 lists thirteen besides the overview", concepts)
+	}
+}
+
+// TestFenceKeysOnReference checks that every key written in any fence of
+// the guide, at any depth, is explained on the reference page: it appears
+// there as a code span of its own (`acks`) or inside one that shows it in
+// use (`{at: 5, crash: 2}`).
+func TestFenceKeysOnReference(t *testing.T) {
+	ref, err := fs.ReadFile(content.FS, "reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Code spans of the prose and tables; the page's example fences are
+	// left out, so a key only shown in an example does not count.
+	var spans []string
+	inFence := false
+	for _, line := range strings.Split(string(ref), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(line, -1) {
+			spans = append(spans, m[1])
+		}
+	}
+	documented := func(key string) bool {
+		use := regexp.MustCompile(`(^|[{ ,])` + regexp.QuoteMeta(key) + `:`)
+		for _, s := range spans {
+			if s == key || use.MatchString(s) {
+				return true
+			}
+		}
+		return false
+	}
+	pages, err := fs.Glob(content.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]string{} // key → first page using it
+	for _, p := range pages {
+		src, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range FindFences(src) {
+			var doc yaml.Node
+			if err := yaml.Unmarshal(f.Body, &doc); err != nil {
+				t.Errorf("%s:%d: %v", p, f.Line, err)
+				continue
+			}
+			collectKeys(&doc, func(k string) {
+				if _, ok := used[k]; !ok {
+					used[k] = p
+				}
+			})
+		}
+	}
+	if len(used) < 20 {
+		t.Fatalf("found only %d fence keys in the guide; is the walk broken?", len(used))
+	}
+	keys := make([]string, 0, len(used))
+	for k := range used {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !documented(k) {
+			t.Errorf("fence key %q (used on %s) is not on the reference page", k, used[k])
+		}
+	}
+}
+
+// collectKeys calls fn with every mapping key below n.
+func collectKeys(n *yaml.Node, fn func(string)) {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			fn(n.Content[i].Value)
+		}
+	}
+	for _, c := range n.Content {
+		collectKeys(c, fn)
+	}
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
