@@ -216,15 +216,18 @@ func Run(o Options) (*Report, error) {
 		if !ok {
 			return nil, fmt.Errorf("figure %s of %s: not found among the content's fences", f.ID, f.Page)
 		}
-		fig, err := svganim.Figure(g.trace, svganim.Options{ID: g.id})
+		fig, w, err := g.draw()
 		if err != nil {
 			return nil, fmt.Errorf("%s: figure %s: %w", g.page, g.id, err)
 		}
 		if len(fig) != f.Bytes {
 			return nil, fmt.Errorf("figure %s: drawn again it has %d bytes, the build's has %d", f.ID, len(fig), f.Bytes)
 		}
-		r.Weights = append(r.Weights, FigureWeight{Page: f.Page, ID: f.ID, Weight: svganim.Measure(g.trace, fig)})
+		r.Weights = append(r.Weights, FigureWeight{Page: f.Page, ID: f.ID, Weight: w})
 		all = append(all, g.sc)
+		if g.variant != nil {
+			all = append(all, g.variant)
+		}
 	}
 	r.Engine = engineSpeed(all, o.EngineTime)
 
@@ -305,11 +308,28 @@ func GzipSize(b []byte) int {
 	return buf.Len()
 }
 
-// guideFigure is one fence of the guide, parsed and run.
+// guideFigure is one fence of the guide, parsed and run; a fence with a
+// compare run has its second scenario and trace too.
 type guideFigure struct {
-	page, id string
-	sc       *sim.Scenario
-	trace    *sim.Trace
+	page, id    string
+	sc, variant *sim.Scenario
+	trace, vt   *sim.Trace
+}
+
+// draw draws the figure as the build does and weighs it. A side-by-side
+// figure's bound is the gzip size of both traces' deltas, one after the
+// other: it shows both.
+func (g guideFigure) draw() ([]byte, svganim.Weight, error) {
+	o := svganim.Options{ID: g.id}
+	if g.variant == nil {
+		fig, err := svganim.Figure(g.trace, o)
+		return fig, svganim.Measure(g.trace, fig), err
+	}
+	fig, err := svganim.FigureCompare(g.trace, g.vt, o)
+	w := svganim.Measure(g.trace, fig)
+	w.Beats = max(len(g.trace.Beats), len(g.vt.Beats))
+	w.Bound = GzipSize(append(svganim.Delta(g.trace), svganim.Delta(g.vt)...))
+	return fig, w, err
 }
 
 // guideScenarios parses and runs every fence of every page of fsys, found
@@ -326,12 +346,16 @@ func guideScenarios(fsys fs.FS) (map[string]guideFigure, error) {
 			return err
 		}
 		for _, f := range site.FindFences(src) {
-			sc, errs := scenario.Parse(f.Body)
+			sc, variant, errs := scenario.ParseCompare(f.Body)
 			if errs != nil {
 				continue // the build reports it; a page the build skips may hold anything
 			}
 			id := site.FigureID(site.Slug(p), sc.ID)
-			figs[id] = guideFigure{page: p, id: id, sc: sc, trace: sim.Run(sc)}
+			g := guideFigure{page: p, id: id, sc: sc, trace: sim.Run(sc), variant: variant}
+			if variant != nil {
+				g.vt = sim.Run(variant)
+			}
+			figs[id] = g
 		}
 		return nil
 	})

@@ -20,9 +20,10 @@
 // static host serves it), and each figure is weighed with svganim.Measure:
 // its gzip size against its information bound, the gzip size of
 // svganim.Delta, the compact per-beat state delta of the same trace. The
-// budget (RatioBudget) is twice the bound. Figures are redrawn from their
-// fences exactly as the build drew them; Run checks that the redrawn
-// markup has the built figure's length.
+// budget (RatioBudget) is twice the bound; a side-by-side figure (a fence
+// with compare) is weighed against both of its traces' deltas. Figures are
+// redrawn from their fences exactly as the build drew them; Run checks that
+// the redrawn markup has the built figure's length.
 //
 // # Engine speed
 //

@@ -12,14 +12,16 @@ import (
 	"github.com/kafkaflow/kflowgen/svganim"
 )
 
-// TestRunCountsWhatTheBuildBuilt runs the benchmark on a small guide and
-// checks its counts against a build of the same pages: pages, figures,
-// beats, bytes, and one weight per figure, in site order, with the figure
-// measured exactly as the build drew it.
+// TestRunCountsWhatTheBuildBuilt runs the benchmark on a small guide (one
+// fence with a compare run) and checks its counts against a build of the
+// same pages: pages, figures, beats, bytes, and one weight per figure, in
+// site order, with the figure measured exactly as the build drew it; the
+// engine runs all four scenarios.
 func TestRunCountsWhatTheBuildBuilt(t *testing.T) {
 	fsys := fstest.MapFS{
 		"index.md": {Data: []byte("---\ntitle: Home\n---\nHello.\n")},
-		"b.md":     {Data: []byte("---\ntitle: B\nweight: 2\n---\n```kflow\nid: two\nbeats: 9\nproducer: {acks: 1}\n```\n")},
+		"b.md": {Data: []byte("---\ntitle: B\nweight: 2\n---\n```kflow\nid: two\nbeats: 9\nproducer: {acks: 1}\n" +
+			"compare: {title: acks=all, producer: {acks: all}}\n```\n")},
 		"a.md": {Data: []byte("---\ntitle: A\nweight: 1\n---\n```kflow\nid: one\nbeats: 6\n```\n\n" +
 			"```kflow\nid: crash\nbeats: 12\ntimeline:\n  - {at: 3, crash: 1}\n```\n")},
 	}
@@ -53,7 +55,7 @@ func TestRunCountsWhatTheBuildBuilt(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "a--one a--crash b--two" {
 		t.Errorf("figures in order %q", got)
 	}
-	if r.Engine.Runs < 3 || r.Engine.RecordBeats <= 0 {
+	if r.Engine.Runs < 4 || r.Engine.Runs%4 != 0 || r.Engine.RecordBeats <= 0 {
 		t.Errorf("engine figures %+v", r.Engine)
 	}
 }
