@@ -43,8 +43,8 @@ func chromium(t testing.TB) string {
 	return ""
 }
 
-// testPage serves a page with the given figures, figure.css and
-// stepper.js, as a site would.
+// testPage serves a page with the given figures, figure.css, kf-words.js
+// and stepper.js, as a site would.
 func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 	t.Helper()
 	css, err := os.ReadFile(filepath.Join("..", "templates", "figure.css"))
@@ -52,6 +52,10 @@ func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 		t.Fatal(err)
 	}
 	js, err := os.ReadFile(filepath.Join("..", "templates", "stepper.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	words, err := os.ReadFile(filepath.Join("..", "templates", "kf-words.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +67,7 @@ func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 		page.Write(f)
 		page.WriteString("<p>Some prose between figures.</p>\n")
 	}
-	page.WriteString(`<script src="stepper.js"></script></body></html>`)
+	page.WriteString(`<script src="kf-words.js"></script><script src="stepper.js"></script></body></html>`)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -76,6 +80,10 @@ func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 	mux.HandleFunc("/stepper.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
 		w.Write(js)
+	})
+	mux.HandleFunc("/kf-words.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Write(words)
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -165,7 +173,7 @@ type figState struct {
 func readFig(t testing.TB, ctx context.Context, id string) figState {
 	t.Helper()
 	return eval[figState](t, ctx, `(function(){var f=document.getElementById(`+"`"+id+"`"+`);
-		return {at:f.querySelector('.kf-at').textContent, caption:f.querySelector('.kf-caption').textContent,
+		return {at:f.querySelector('.kf-counter text').textContent.replace('beat ',''), caption:f.querySelector('.kf-caption').textContent,
 		scrub:f.querySelector('.kf-scrub').value,
 		marks:Array.from(f.querySelectorAll('.kf-svg > g')).map(function(g){
 			var r=g.querySelector('rect');
@@ -432,7 +440,8 @@ func BenchmarkBrowserStep(b *testing.B) {
 	var heavy namedTrace
 	most := -1
 	for _, nt := range append(guideTraces(b), testdataTraces(b)...) {
-		if n := len(unite(newScene(nt.t)).tracks()); n > most {
+		s := newScene(nt.t)
+		if n := len(figureJSON(unite(s).encode(s.l.CellW, 0))); n > most {
 			heavy, most = nt, n
 		}
 	}
@@ -498,12 +507,12 @@ func TestBrowserPrintAndNoScript(t *testing.T) {
 		return err
 	}), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-svg`))
 	// Scripts are off for the page, not for the test's own evaluation.
-	state := eval[[]any](t, ctx2, `[document.querySelector('#hand .kf-controls').hidden,
+	state := eval[[]any](t, ctx2, `[document.querySelector('#hand .kf-controls') === null,
 		document.querySelector('#hand .kf-svg').getBoundingClientRect().height > 100,
 		document.querySelectorAll('#hand .kf-story li').length,
 		document.querySelector('#hand .kf-counter text').textContent]`)
 	if state[0] != true || state[1] != true || int(state[2].(float64)) != len(acksOneLoss().Beats) {
-		t.Errorf("without scripts: controls hidden %v, picture shown %v, %v captions", state[0], state[1], state[2])
+		t.Errorf("without scripts: no controls %v, picture shown %v, %v captions", state[0], state[1], state[2])
 	}
 	if want := "beat " + itoa(PosterBeat(acksOneLoss())) + " / "; !strings.HasPrefix(state[3].(string), want) {
 		t.Errorf("without scripts the counter reads %q, want the poster %q…", state[3], want)

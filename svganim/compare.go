@@ -2,7 +2,6 @@ package svganim
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"strings"
@@ -47,7 +46,8 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	}
 	var view bytes.Buffer
 	view.WriteString(`<div class="kf-pair">`)
-	var tracks [][]json.RawMessage
+	var titles []string
+	var tracks [][]any
 	offset := 0
 	seen := map[KeyStyle]bool{}
 	for i, t := range []*sim.Trace{a, b} {
@@ -66,20 +66,10 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 		fmt.Fprintf(&view, `<div class="kf-panel" style="flex-grow:%d"><p class="kf-ptitle">%s</p>`, s.l.W, template.HTMLEscapeString(names[i]))
 		writeSVG(&view, s.l, names[i], u.state[at], gone, true)
 		view.WriteString(`</div>`)
-		var ts [][]json.RawMessage
-		if err := json.Unmarshal(u.tracks(), &ts); err != nil {
-			panic("svganim: tracks do not parse: " + err.Error())
-		}
 		// The stepper numbers the marks of both panels in document order,
 		// so the second panel's marks come after the first's.
-		for _, tr := range ts {
-			var m int
-			if err := json.Unmarshal(tr[0], &m); err != nil {
-				panic("svganim: a track does not start with a mark index: " + err.Error())
-			}
-			tr[0] = json.RawMessage(itoa(m + offset))
-			tracks = append(tracks, tr)
-		}
+		ti, tr := u.encode(s.l.CellW, offset)
+		titles, tracks = append(titles, ti...), append(tracks, tr...)
 		offset += len(u.marks)
 		for _, k := range s.keys {
 			if !seen[k] {
@@ -90,14 +80,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	}
 	view.WriteString(`</div>`)
 	d.SVG = template.HTML(view.String())
-	tj, err := json.Marshal(tracks)
-	if err != nil {
-		panic("svganim: tracks do not marshal: " + err.Error())
-	}
-	if tracks == nil {
-		tj = []byte("[]")
-	}
-	d.Tracks = template.JS(tj)
+	d.Tracks = template.JS(figureJSON(titles, tracks))
 	d.Caption = d.Story[poster]
 	var out bytes.Buffer
 	if err := figureTmpl.Execute(&out, d); err != nil {

@@ -96,19 +96,29 @@ func TestCompareMarkup(t *testing.T) {
 	marks := len(markRE.FindAllString(svgs[0], -1)) + len(markRE.FindAllString(svgs[1], -1))
 	tj := html[strings.Index(html, `class="kf-tracks">`)+len(`class="kf-tracks">`):]
 	tj = tj[:strings.Index(tj, "</script>")]
-	var tracks [][]any
-	if err := json.Unmarshal([]byte(tj), &tracks); err != nil {
+	var data struct {
+		T []string `json:"t"`
+		K [][]any  `json:"k"`
+	}
+	if err := json.Unmarshal([]byte(tj), &data); err != nil {
 		t.Fatal(err)
+	}
+	if len(data.T) != marks {
+		t.Errorf("%d titles for %d marks", len(data.T), marks)
 	}
 	first := len(markRE.FindAllString(svgs[0], -1))
 	inSecond := false
-	for _, tr := range tracks {
+	for _, tr := range data.K {
 		m := int(tr[0].(float64))
 		if m < 0 || m >= marks {
 			t.Fatalf("track addresses mark %d of %d", m, marks)
 		}
 		inSecond = inSecond || m >= first
-		if b := int(tr[len(tr)-2].(float64)); b > last {
+		b := 0
+		for i := 3; i < len(tr); i += 2 {
+			b += int(tr[i].(float64))
+		}
+		if b > last {
 			t.Errorf("track %v changes at beat %d, past the last %d", tr[:2], b, last)
 		}
 	}

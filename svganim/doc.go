@@ -44,22 +44,31 @@
 // [a-z0-9-] go into attributes, and user strings (titles, keys, group and
 // member names) only into text content, which svgo escapes.
 //
-// Frame returns one beat as a standalone SVG document. Figure returns the
-// whole <figure> for a page: the picture, controls, key legend, an
-// aria-live caption and the storyboard for readers without JavaScript; it
-// needs templates/stepper.js and templates/figure.css on the page.
+// Frame returns one beat as a standalone SVG document, every mark with its
+// <title>. Figure returns the whole <figure> for a page: the picture, key
+// legend, an aria-live caption, the storyboard for readers without
+// JavaScript, and a JSON script the stepper reads; it needs
+// templates/figure.css, templates/kf-words.js and templates/stepper.js on
+// the page.
 //
 // Frame encoding, chosen by measurement (Measure, Delta): a figure holds
 // one inline SVG, the poster beat, containing the union of every beat's
 // marks (those absent at the poster hidden), and a JSON list of tracks —
-// for each field of each mark that ever changes, the beats where it
-// changes and its new value. The stepper shows any beat by setting each
-// field to its value at that beat, so jumping is as cheap as stepping and
-// nothing is replayed. Against one full SVG per beat this cuts raw bytes
-// 7–14× and gzip bytes by 14–70% (the longer the figure, the more);
-// readers without JavaScript still get a complete picture. Marks that move (cards, ticks, the veil
-// over records not yet below the high watermark) are tweened by the
-// stepper unless the reader prefers reduced motion.
+// for each field of each mark that ever changes, its value at beat 0 and
+// each later change as (beats since the last change, new value); a mark
+// standing at an offset (a high-watermark tick, a veil, a window base)
+// records the offset rather than its coordinates and label (patch.go). The
+// stepper shows any beat by setting each field to its value at that beat,
+// so jumping is as cheap as stepping and nothing is replayed; a step to a
+// neighbouring beat touches only the fields that change. What every figure
+// shares stays out of it: the controls' markup and the phrases of the mark
+// titles live in kf-words.js (words.go), and the poster's marks carry no
+// <title> — the figure's JSON holds each title with its phrases reduced to
+// two-character tokens, and the stepper writes the <title>s back. Readers
+// without JavaScript get the poster (whose role="img" has the figure's
+// title), the caption and the storyboard. Marks that move (cards, ticks,
+// the veil over records not yet below the high watermark) are tweened by
+// the stepper unless the reader prefers reduced motion.
 //
 // Keyboard: on a focused figure ←/→ step, Home/End jump, space plays or
 // pauses, ↑/↓ move focus through the marks shown (each is announced by its

@@ -29,19 +29,22 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // Figure renders a whole trace as one HTML <figure class="kflow" id=ID>:
 // the title; the frames, encoded as one inline SVG showing the poster beat
 // (every mark of every beat is in it, those absent at the poster hidden)
-// plus a JSON script of tracks, each mark's changes beat by beat, which
-// templates/stepper.js applies (see patch.go; it weighs a fraction of one
-// full SVG per beat and draws the same pictures); the controls (first,
-// back, play/pause, forward, last, a beat scrubber, a speed select, a beat
-// counter and a link button; hidden until the stepper reveals them); a
-// key legend whose buttons isolate one key; a caption with
+// plus a JSON script holding the marks' titles and tracks, each mark's
+// changes beat by beat, which templates/stepper.js applies (see patch.go;
+// it weighs a fraction of one full SVG per beat and draws the same
+// pictures); a key legend whose buttons isolate one key; a caption with
 // aria-live="polite" narrating the shown beat's events in the engine's
 // canonical wording (sim.Event.String); and the whole storyboard as an
 // ordered list of beat captions inside <details>, for readers without
-// JavaScript and for print. The page must load templates/stepper.js and
-// templates/figure.css. Every user string (title, keys, group and member
-// names, event texts) is escaped. The error reports an invalid
-// Options.ID, an empty or misnumbered trace, or a poster beat outside it.
+// JavaScript and for print. The stepper adds the controls (first, back,
+// play/pause, forward, last, a beat scrubber, a speed select, a beat
+// counter and a link button), which do nothing without it, and restores
+// each mark's title (words.go) when it is hovered or focused. The page
+// must load templates/stepper.js and templates/figure.css, with
+// templates/kf-words.js beside stepper.js. Every user string (title, keys,
+// group and member names, event texts) is escaped. The error reports an
+// invalid Options.ID, an empty or misnumbered trace, or a poster beat
+// outside it.
 func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	if !safeIDPattern.MatchString(o.ID) {
 		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
@@ -73,7 +76,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	}
 	writeSVG(&buf, s.l, d.Title, u.state[poster], gone, true)
 	d.SVG = template.HTML(buf.String())
-	d.Tracks = template.JS(u.tracks())
+	d.Tracks = template.JS(figureJSON(u.encode(s.l.CellW, 0)))
 	d.Caption = d.Story[poster]
 	for _, k := range s.keys {
 		d.Keys = append(d.Keys, k)
@@ -120,17 +123,6 @@ var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflo
 <figcaption class="kf-title" id="{{.ID}}-t">{{.Title}}</figcaption>
 <div class="kf-view">
 {{- .SVG -}}
-</div>
-<div class="kf-controls" hidden>
-<button type="button" data-a="first" aria-label="first beat">«</button>
-<button type="button" data-a="back" aria-label="step back">‹</button>
-<button type="button" data-a="play" class="kf-play">play</button>
-<button type="button" data-a="fwd" aria-label="step forward">›</button>
-<button type="button" data-a="last" aria-label="last beat">»</button>
-<input type="range" class="kf-scrub" min="0" max="{{.Last}}" value="{{.Poster}}" aria-label="beat">
-<select class="kf-speed" aria-label="speed"><option value="0.5">0.5×</option><option value="1" selected>1×</option><option value="2">2×</option><option value="4">4×</option></select>
-<output class="kf-at">{{.Poster}} / {{.Last}}</output>
-<button type="button" data-a="link" class="kf-link" aria-label="copy a link to this beat">link</button>
 </div>
 {{- if .Keys}}
 <div class="kf-legend" role="group" aria-label="keys: press one to isolate it">

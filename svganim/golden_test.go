@@ -95,9 +95,16 @@ func TestDeterministic(t *testing.T) {
 var idAttr = regexp.MustCompile(` id="([^"]*)"`)
 
 // TestFigureStructure checks what every figure must hold: unique ids, the
-// poster shown, controls for the stepper, an aria-live caption, and a
-// storyboard with one caption per beat; every frame well-formed XML.
+// poster shown, the view the stepper puts its controls after (the controls
+// themselves come from kf-words.js, checked here too), the tracks, an
+// aria-live caption, and a storyboard with one caption per beat; every
+// frame well-formed XML.
 func TestFigureStructure(t *testing.T) {
+	for _, want := range []string{`data-a="first"`, `data-a="back"`, `data-a="play"`, `data-a="fwd"`, `data-a="last"`, `class="kf-scrub"`, `class="kf-speed"`, `data-a="link"`, `class="kf-explain"`} {
+		if !strings.Contains(controlsHTML, want) {
+			t.Errorf("the controls lack %s", want)
+		}
+	}
 	for _, nt := range allTraces(t) {
 		for _, full := range []bool{false, true} {
 			fig, err := Figure(nt.t, Options{ID: "fig-1"})
@@ -118,10 +125,13 @@ func TestFigureStructure(t *testing.T) {
 					t.Errorf("%s: id %q outside [a-z0-9-]", nt.name, m[1])
 				}
 			}
-			for _, want := range []string{`class="kflow" id="fig-1"`, `aria-live="polite"`, `<details class="kf-story">`, `data-a="play"`, `class="kf-scrub"`, `data-a="link"`} {
+			for _, want := range []string{`class="kflow" id="fig-1"`, `aria-live="polite"`, `<details class="kf-story">`} {
 				if !strings.Contains(s, want) {
 					t.Errorf("%s: figure lacks %s", nt.name, want)
 				}
+			}
+			if !full && (!strings.Contains(s, `<div class="kf-view">`) || !strings.Contains(s, `class="kf-tracks"`)) {
+				t.Errorf("%s: figure lacks the view or the tracks", nt.name)
 			}
 			if n, want := strings.Count(s, "<li>"), len(nt.t.Beats); n != want {
 				t.Errorf("%s: storyboard has %d captions, want %d", nt.name, n, want)

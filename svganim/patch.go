@@ -4,23 +4,43 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 )
 
 // Patch encoding. A figure holds one SVG with the union of every beat's
 // marks, in the poster beat's state (marks absent at that beat carry the
-// class kf-gone), plus the marks' tracks: for every field of a mark that
-// ever changes, the beats where it changes and its new value. The stepper
-// shows beat b by setting each tracked field to its value at b, so it can
-// jump to any beat in one pass and never replays history. Only fields that
-// change are written, once per change, which keeps a figure near the size
-// of the information it carries (see Weight).
+// class kf-gone), plus a JSON object {"t": titles, "k": tracks}: the title
+// of every mark at beat 0, in document order, written with encodeTitle
+// (words.go), and the marks' tracks: for every field of a mark that ever
+// changes, its value at beat 0 and then, for each change, the number of
+// beats since the previous change and the new value:
 //
-// Track fields: "c" the mark's flags (the classes it does not have at
-// every beat, "kf-gone" among them; the stepper keeps the others), "p" its
-// position "x,y", "0" "1" "2" its texts, "t" its title, "w" the width of
-// its rectangle (only a veil's changes).
+//	[mark, field, value0, beatsLater, value, beatsLater, value, …]
+//
+// The stepper shows beat b by setting each tracked field to its value at
+// b, so it can jump to any beat in one pass and never replays history; a
+// step to a neighbouring beat touches only the fields that change between
+// the two. Only fields that change are written, once per change, which
+// keeps a figure near the size of the information it carries (see
+// Weight).
+//
+// Track fields:
+//
+//	"c"            the mark's flags: the classes it does not have at every beat,
+//	               "kf-gone" among them (the stepper keeps the others)
+//	"p"            its position "x,y"
+//	"o"            the offset it stands at (mark.o): its x is that offset's x
+//	               in the row (the SVG's data-cw user units per offset) plus a
+//	               constant, its y never changes
+//	"v"            as "o", and its first text is a constant prefix followed by
+//	               the offset ("HW 3")
+//	"0" "1" "2"    its texts
+//	"t"            its title, encoded
+//	"n"            the width of its rectangle in offsets (only a veil's width
+//	               changes; unite refuses any other mark that changes size)
+//
+// The stepper derives the constants of "o" and "v" from the poster, where
+// the mark shows its values at the poster beat.
 
 // union is every mark of a trace with its state at every beat.
 type union struct {
@@ -88,30 +108,24 @@ func unite(s *scene) *union {
 	return u
 }
 
-// fieldValues lists a mark's trackable fields at one beat, in track-field
-// order. The class field holds only the mark's flags: its classes that
-// are not in base (the classes it has at every beat), plus "kf-gone" when
-// it is absent; the stepper keeps the rest of the class attribute.
-func fieldValues(m *mark, here bool, base map[string]bool) [7]string {
-	var flags []string
+// untracked marks are kept up to date by the stepper itself: the beat
+// counter shows the beat number the stepper already knows.
+var untracked = map[string]bool{"beat": true}
+
+// flags is a mark's class field: its classes that are not in base (the
+// classes it has at every beat), plus "kf-gone" when it is absent.
+func flags(m *mark, here bool, base map[string]bool) string {
+	var f []string
 	for _, c := range strings.Fields(m.cls) {
 		if !base[c] {
-			flags = append(flags, c)
+			f = append(f, c)
 		}
 	}
 	if !here {
-		flags = append(flags, "kf-gone")
+		f = append(f, "kf-gone")
 	}
-	return [7]string{strings.Join(flags, " "), strconv.Itoa(m.x) + "," + strconv.Itoa(m.y), m.text[0], m.text[1], m.text[2], m.title, strconv.Itoa(m.w)}
+	return strings.Join(f, " ")
 }
-
-// fieldValuesKeepFlags is fieldValues for a mark whose class flags are
-// already known.
-func fieldValuesKeepFlags(m *mark, flags string) [7]string {
-	return [7]string{flags, strconv.Itoa(m.x) + "," + strconv.Itoa(m.y), m.text[0], m.text[1], m.text[2], m.title, strconv.Itoa(m.w)}
-}
-
-var fieldNames = [7]string{"c", "p", "0", "1", "2", "t", "w"}
 
 // baseClasses is the set of classes mark i has at every beat.
 func (u *union) baseClasses(i int) map[string]bool {
@@ -136,47 +150,108 @@ func (u *union) baseClasses(i int) map[string]bool {
 	return base
 }
 
-// untracked marks are kept up to date by the stepper itself: the beat
-// counter shows the beat number the stepper already knows.
-var untracked = map[string]bool{"beat": true}
+// posMode chooses how mark i's position is tracked (see the track fields):
+// "v" or "o" when it follows its offset in steps of cw, else "p".
+func (u *union) posMode(i, cw int) string {
+	m0 := &u.state[0][i]
+	follows, numbered, fixedY := m0.od && cw > 0, m0.od, true
+	prefix := strings.TrimSuffix(m0.text[0], itoa64(m0.o))
+	for bi := range u.state {
+		m := &u.state[bi][i]
+		fixedY = fixedY && m.y == m0.y
+		follows = follows && m.od && m.x-int(m.o)*cw == m0.x-int(m0.o)*cw
+		numbered = numbered && m.text[0] == prefix+itoa64(m.o)
+	}
+	switch {
+	case follows && fixedY && numbered:
+		return "v"
+	case follows && fixedY:
+		return "o"
+	}
+	return "p"
+}
 
-// tracks returns, as JSON, every field of every mark that changes over the
-// trace: [markIndex, field, beat, value, beat, value, …], starting at beat
-// 0. Fields that never change are not written: the SVG already has them.
-func (u *union) tracks() []byte {
-	var out []any
+// encode returns the figure's titles and tracks for u's marks, numbered
+// from first (a figure of two panels numbers the second panel's marks
+// after the first's); cw is the layout's offset width (Layout.CellW).
+func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 	for i := range u.marks {
+		titles = append(titles, encodeTitle(u.state[0][i].title))
 		if untracked[u.marks[i].id] {
 			continue
 		}
 		base := u.baseClasses(i)
+		pos := u.posMode(i, cw)
+		fields := []string{"c", pos, "0", "1", "2", "t", ""}
+		if pos == "v" {
+			fields[2] = "" // the offset writes the first text
+		}
+		if u.marks[i].shape == shVeil {
+			fields[6] = "n"
+			for bi := range u.state {
+				if cw <= 0 || u.state[bi][i].w%cw != 0 {
+					panic(fmt.Sprintf("svganim: veil %q is %d wide, not a whole number of offsets of %d", u.marks[i].id, u.state[bi][i].w, cw))
+				}
+			}
+		}
 		var cur [7][]any
-		var v [7]string
+		var last [7]any
+		var at [7]int
+		fl := ""
 		for bi := range u.state {
 			m, here := &u.state[bi][i], u.here[bi][i]
-			if bi > 0 && here == u.here[bi-1][i] && m.cls == u.state[bi-1][i].cls {
-				// The class flags are those of the beat before.
-				v = fieldValuesKeepFlags(m, v[0])
-			} else {
-				v = fieldValues(m, here, base)
+			if bi == 0 || here != u.here[bi-1][i] || m.cls != u.state[bi-1][i].cls {
+				fl = flags(m, here, base)
 			}
-			for f := range v {
-				if bi == 0 {
-					cur[f] = []any{i, fieldNames[f], 0, v[f]}
+			for f, name := range fields {
+				var v any
+				switch name {
+				case "":
 					continue
+				case "c":
+					v = fl
+				case "p":
+					v = itoa(m.x) + "," + itoa(m.y)
+				case "o", "v":
+					v = int(m.o)
+				case "0", "1", "2":
+					v = m.text[name[0]-'0']
+				case "t":
+					if bi > 0 && m.title == u.state[bi-1][i].title {
+						continue
+					}
+					v = encodeTitle(m.title)
+				case "n":
+					v = m.w / cw
 				}
-				if last := cur[f][len(cur[f])-1].(string); last != v[f] {
-					cur[f] = append(cur[f], bi, v[f])
+				switch {
+				case bi == 0:
+					cur[f] = []any{first + i, name, v}
+				case v != last[f]:
+					cur[f] = append(cur[f], bi-at[f], v)
+					at[f] = bi
 				}
+				last[f] = v
 			}
 		}
 		for f := range cur {
-			if len(cur[f]) > 4 {
-				out = append(out, cur[f])
+			if len(cur[f]) > 3 {
+				tracks = append(tracks, cur[f])
 			}
 		}
 	}
-	b, err := json.Marshal(out)
+	return titles, tracks
+}
+
+// figureJSON is the figure's JSON script: {"t": titles, "k": tracks}.
+func figureJSON(titles []string, tracks [][]any) []byte {
+	if tracks == nil {
+		tracks = [][]any{}
+	}
+	b, err := json.Marshal(struct {
+		T []string `json:"t"`
+		K [][]any  `json:"k"`
+	}{titles, tracks})
 	if err != nil {
 		panic("svganim: tracks do not marshal: " + err.Error())
 	}

@@ -2,6 +2,7 @@ package svganim
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -12,22 +13,24 @@ import (
 // without a browser (TestBrowserStepper checks the real script).
 type stepperModel struct {
 	class  []string // class attribute per mark
-	pos    []string // "x,y"
+	x, y   []int
 	texts  [][]string
-	titles []string
-	widths []string
+	titles []string // decoded
+	widths []int
 	tracks []modelTrack
-	bases  map[int]string
+	cw     int
 }
 
 type modelTrack struct {
-	mark  int
-	field string
-	beats []int
-	vals  []string
+	mark   int
+	field  string
+	beats  []int
+	vals   []any
+	base   string // "c": the classes kept; "v": the text's prefix
+	origin int    // "o", "v": x at offset 0
 }
 
-func (t modelTrack) at(b int) string {
+func (t modelTrack) at(b int) any {
 	i := len(t.beats) - 1
 	for i > 0 && t.beats[i] > b {
 		i--
@@ -35,36 +38,55 @@ func (t modelTrack) at(b int) string {
 	return t.vals[i]
 }
 
-func newStepperModel(t *testing.T, u *union, poster int, tracksJSON []byte) *stepperModel {
+// num reads a JSON number decoded into an any.
+func num(v any) int { return int(v.(float64)) }
+
+func newStepperModel(t *testing.T, u *union, cw, poster int, data []byte) *stepperModel {
 	t.Helper()
-	m := &stepperModel{bases: map[int]string{}}
+	m := &stepperModel{cw: cw}
 	for i := range u.marks {
 		mk := &u.state[poster][i]
 		m.class = append(m.class, classOf(mk, !u.here[poster][i]))
-		m.pos = append(m.pos, itoa(mk.x)+","+itoa(mk.y))
+		m.x, m.y = append(m.x, mk.x), append(m.y, mk.y)
 		m.texts = append(m.texts, append([]string(nil), mk.text[:textCount[mk.shape]]...))
-		m.titles = append(m.titles, mk.title)
-		m.widths = append(m.widths, itoa(mk.w))
+		m.widths = append(m.widths, mk.w)
 	}
-	var raw [][]any
-	if err := json.Unmarshal(tracksJSON, &raw); err != nil {
+	var raw struct {
+		T []string `json:"t"`
+		K [][]any  `json:"k"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range raw {
-		tr := modelTrack{mark: int(a[0].(float64)), field: a[1].(string)}
-		for i := 2; i < len(a); i += 2 {
-			tr.beats = append(tr.beats, int(a[i].(float64)))
-			tr.vals = append(tr.vals, a[i+1].(string))
+	if len(raw.T) != len(u.marks) {
+		t.Fatalf("%d titles for %d marks", len(raw.T), len(u.marks))
+	}
+	for _, e := range raw.T {
+		m.titles = append(m.titles, decodeTitle(e))
+	}
+	for _, a := range raw.K {
+		tr := modelTrack{mark: num(a[0]), field: a[1].(string), beats: []int{0}, vals: []any{a[2]}}
+		for i, b := 3, 0; i < len(a); i += 2 {
+			b += num(a[i])
+			tr.beats = append(tr.beats, b)
+			tr.vals = append(tr.vals, a[i+1])
 		}
-		if tr.field == "c" {
-			drop := strings.Fields(tr.at(poster))
+		now := tr.at(poster)
+		switch tr.field {
+		case "c":
 			var keep []string
 			for _, c := range strings.Fields(m.class[tr.mark]) {
-				if !contains(drop, c) {
+				if !contains(strings.Fields(now.(string)), c) {
 					keep = append(keep, c)
 				}
 			}
-			m.bases[len(m.tracks)] = strings.Join(keep, " ")
+			tr.base = strings.Join(keep, " ")
+		case "o", "v":
+			tr.origin = m.x[tr.mark] - num(now)*cw
+			if tr.field == "v" {
+				text := m.texts[tr.mark][0]
+				tr.base = text[:len(text)-len(itoa(num(now)))]
+			}
 		}
 		m.tracks = append(m.tracks, tr)
 	}
@@ -81,19 +103,26 @@ func contains(s []string, x string) bool {
 }
 
 func (m *stepperModel) show(b int) {
-	for k, tr := range m.tracks {
+	for _, tr := range m.tracks {
 		v := tr.at(b)
 		switch tr.field {
 		case "c":
-			m.class[tr.mark] = strings.TrimSpace(m.bases[k] + " " + v)
+			m.class[tr.mark] = strings.TrimSpace(tr.base + " " + v.(string))
 		case "p":
-			m.pos[tr.mark] = v
+			xy := strings.Split(v.(string), ",")
+			m.x[tr.mark], _ = strconv.Atoi(xy[0])
+			m.y[tr.mark], _ = strconv.Atoi(xy[1])
+		case "o", "v":
+			m.x[tr.mark] = tr.origin + num(v)*m.cw
+			if tr.field == "v" {
+				m.texts[tr.mark][0] = tr.base + itoa(num(v))
+			}
 		case "t":
-			m.titles[tr.mark] = v
-		case "w":
-			m.widths[tr.mark] = v
+			m.titles[tr.mark] = decodeTitle(v.(string))
+		case "n":
+			m.widths[tr.mark] = num(v) * m.cw
 		default:
-			m.texts[tr.mark][int(tr.field[0]-'0')] = v
+			m.texts[tr.mark][int(tr.field[0]-'0')] = v.(string)
 		}
 	}
 }
@@ -119,7 +148,7 @@ func TestTracksReproduceEveryBeat(t *testing.T) {
 		s := newScene(nt.t)
 		u := unite(s)
 		poster := PosterBeat(nt.t)
-		m := newStepperModel(t, u, poster, u.tracks())
+		m := newStepperModel(t, u, s.l.CellW, poster, figureJSON(u.encode(s.l.CellW, 0)))
 		index := map[string]int{}
 		for i := range u.marks {
 			index[u.marks[i].id] = i
@@ -139,10 +168,10 @@ func TestTracksReproduceEveryBeat(t *testing.T) {
 					continue // the stepper writes the counter itself
 				}
 				want := classOf(&d, false)
-				if !sameClassSet(m.class[i], want) || m.pos[i] != itoa(d.x)+","+itoa(d.y) || m.titles[i] != d.title || m.widths[i] != itoa(d.w) ||
+				if !sameClassSet(m.class[i], want) || m.x[i] != d.x || m.y[i] != d.y || m.titles[i] != d.title || m.widths[i] != d.w ||
 					strings.Join(m.texts[i], "|") != strings.Join(d.text[:textCount[d.shape]], "|") {
-					t.Errorf("%s beat %d mark %s: got class %q pos %s title %q texts %q; want %q %d,%d %q %q",
-						nt.name, b, d.id, m.class[i], m.pos[i], m.titles[i], m.texts[i], want, d.x, d.y, d.title, d.text)
+					t.Errorf("%s beat %d mark %s: got class %q pos %d,%d width %d title %q texts %q; want %q %d,%d %d %q %q",
+						nt.name, b, d.id, m.class[i], m.x[i], m.y[i], m.widths[i], m.titles[i], m.texts[i], want, d.x, d.y, d.w, d.title, d.text)
 				}
 			}
 			for i := range u.marks {

@@ -33,7 +33,7 @@ func TestPreview(t *testing.T) {
 		b.WriteString("<h2>" + nt.name + "</h2>\n")
 		b.Write(fig)
 	}
-	b.WriteString(`<script src="` + assets + `/stepper.js"></script></body></html>`)
+	b.WriteString(`<script src="` + assets + `/kf-words.js"></script><script src="` + assets + `/stepper.js"></script></body></html>`)
 	if err := os.WriteFile(*preview, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}

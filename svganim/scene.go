@@ -61,6 +61,12 @@ type mark struct {
 	w, h  int
 	text  [3]string
 	title string // the SVG <title>: what the mark means, in words
+	// o is the offset a mark stands at, when od says it stands at one (a
+	// high-watermark tick, a veil's start, a window base): its x is then
+	// the offset's x in the row plus a constant, which lets the figure's
+	// tracks record the offset instead of the coordinates (patch.go).
+	o  int64
+	od bool
 }
 
 // before orders marks for writing: by layer, then by id.
@@ -362,14 +368,14 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		veil = 0
 	}
 	add(mark{id: "vl-" + id, layer: layerVeil, shape: shVeil, cls: "kf-veil",
-		x: row.CellsX + int(rep.HighWatermark)*cw, y: row.CellsY, w: veil * cw, h: cellH,
+		x: row.CellsX + int(rep.HighWatermark)*cw, y: row.CellsY, w: veil * cw, h: cellH, o: rep.HighWatermark, od: true,
 		title: where + " at or above the high watermark: not yet readable"})
 	add(mark{id: "hw-" + id, layer: layerTick, shape: shTickUp, cls: "kf-hw",
-		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
+		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: rep.HighWatermark, od: true,
 		text:  [3]string{"HW " + itoa64(rep.HighWatermark)},
 		title: "high watermark of " + where + " — consumers read below it"})
 	add(mark{id: "leo-" + id, layer: layerTick, shape: shTickDown, cls: "kf-leo",
-		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6,
+		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6, o: rep.LogEndOffset, od: true,
 		text:  [3]string{"LEO " + itoa64(rep.LogEndOffset)},
 		title: "log end offset of " + where + " — its next record goes here"})
 }
@@ -473,13 +479,13 @@ func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row 
 	}
 	if gp.Committed >= 0 {
 		add(mark{id: "cm-" + id, layer: layerTick, shape: shTickUp, cls: "kf-committed",
-			x: row.CellsX + int(gp.Committed)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
+			x: row.CellsX + int(gp.Committed)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: gp.Committed, od: true,
 			text:  [3]string{"committed " + itoa64(gp.Committed)},
 			title: "committed offset of group " + group + " on p" + pid + " — where a new owner starts"})
 	}
 	if gp.Position >= 0 {
 		add(mark{id: "po-" + id, layer: layerTick, shape: shTickDown, cls: "kf-position",
-			x: row.CellsX + int(gp.Position)*cw - 1, y: row.CellsY - 3, h: cellH + 6,
+			x: row.CellsX + int(gp.Position)*cw - 1, y: row.CellsY - 3, h: cellH + 6, o: gp.Position, od: true,
 			text:  [3]string{"position " + itoa64(gp.Position)},
 			title: "position of the owner of p" + pid + " in group " + group + " — the next offset it fetches"})
 	}
@@ -512,7 +518,7 @@ func (s *scene) drawSharePartition(group string, gp *sim.GroupPartition, row Row
 			title: "offset " + itoa64(r.Offset) + " of p" + pid + " in share group " + group + ": " + r.State + holder + ", delivery count " + itoa(r.DeliveryCount)})
 	}
 	add(mark{id: "so-" + id, layer: layerTick, shape: shTickUp, cls: "kf-spso",
-		x: row.CellsX + int(gp.StartOffset)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6,
+		x: row.CellsX + int(gp.StartOffset)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: gp.StartOffset, od: true,
 		text:  [3]string{"start " + itoa64(gp.StartOffset)},
 		title: "share-partition start offset of group " + group + " on p" + pid + " — every record before it is finished"})
 }

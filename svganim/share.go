@@ -169,7 +169,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 	x := cellX(gp.StartOffset)
 	sg := " kf-sg" + itoa(si)
 	add(mark{id: "ws-" + base, layer: layerTick, shape: shTickDown, cls: "kf-wbase" + sg,
-		x: x - 1, y: row.CellsY - 4, h: cellH + 8 + si*(shareBarH+1),
+		x: x - 1, y: row.CellsY - 4, h: cellH + 8 + si*(shareBarH+1), o: gp.StartOffset, od: true,
 		title: "share group " + group + "'s share-partition start offset on p" + pid +
 			": every record before it is acknowledged or archived"})
 	fw := 5*len([]rune(group)) + 6
@@ -178,7 +178,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		fx, fy = x-fw-1, row.CellsY+cellH-4
 	}
 	add(mark{id: "wf-" + base, layer: layerTop, shape: shCell, cls: "kf-wflag" + sg,
-		x: fx, y: fy, w: fw, h: 9, text: [3]string{group},
+		x: fx, y: fy, w: fw, h: 9, text: [3]string{group}, o: gp.StartOffset, od: true,
 		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
 			itoa64(gp.StartOffset) + ")"})
 	// One bar segment per in-flight record: a mark keeps its size from

@@ -53,7 +53,10 @@ func fullFrames(t *sim.Trace, id string) []byte {
 		} else {
 			b.WriteString(`<div class="kf-frame" hidden>`)
 		}
-		writeSVG(&b, s.l, t.Title, s.draw(bi), nil, true)
+		// Each frame carries its marks' titles, as a frame of its own must.
+		var f bytes.Buffer
+		writeSVG(&f, s.l, t.Title, s.draw(bi), nil, false)
+		b.Write(bytes.TrimPrefix(f.Bytes(), []byte(svgProlog)))
 		b.WriteString(`</div>`)
 	}
 	// The same controls, legend, caption and storyboard as Figure's.
@@ -62,7 +65,7 @@ func fullFrames(t *sim.Trace, id string) []byte {
 		panic(err)
 	}
 	f := string(fig)
-	b.WriteString(f[strings.Index(f, `<div class="kf-controls"`):strings.Index(f, `<script type="application/json"`)])
+	b.WriteString(f[strings.Index(f, `</div>`)+len(`</div>`) : strings.Index(f, `<script type="application/json"`)])
 	b.WriteString("</figure>\n")
 	return b.Bytes()
 }

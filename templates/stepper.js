@@ -1,138 +1,124 @@
-// Kafka Flow stepper for every <figure class="kflow"> (markup: svganim).
-(function () {
-var mq = matchMedia('(prefers-reduced-motion: reduce)'), all = {};
-// Buttons and keys that move by a beat, or to the first (2) or last (3).
-var moves = { fwd: 1, back: -1, first: 2, last: 3, ArrowRight: 1, ArrowLeft: -1, Home: 2, End: 3 };
+// Kafka Flow stepper for every <figure class="kflow"> (markup and JSON: svganim).
+(() => {
+const mq = matchMedia('(prefers-reduced-motion: reduce)'), all = {}, W = window.kfWords;
+// Buttons and keys: ±1 beat, the first (2) or last (3); ↑/↓ visit marks.
+const moves = { fwd: 1, back: -1, first: 2, last: 3, ArrowRight: 1, ArrowLeft: -1, Home: 2, End: 3 }, ups = { ArrowDown: 1, ArrowUp: -1 };
+// kf-words.js (loaded first): controls, title phrases (svganim/words.go).
+const words = s => s.replace(/~([^])/g, (m, c) => c == '~' ? c : W.w[W.a.indexOf(c)]);
+const val = (t, b) => { let i = t.b.length - 1; while (t.b[i] > b) i--; return t.v[i]; };
+const px = p => `translate(${p[0]}px,${p[1]}px)`;
 
 function Stepper(fig) {
-  var q = function (s) { return fig.querySelector(s); };
-  var last = +fig.dataset.last, beat = +fig.dataset.poster, timer = 0, speed = 1, cur = -1;
-  var scrub = q('.kf-scrub'), at = q('.kf-at'), cap = q('.kf-caption'), play = q('.kf-play');
-  var story = fig.querySelectorAll('.kf-story li'), data = q('.kf-tracks');
-  var counter = q('.kf-counter text'), marks = fig.querySelectorAll('.kf-svg>g'), tracks = [], byMark = {};
-  var ex = cap.parentNode.insertBefore(document.createElement('p'), cap);
-  ex.className = 'kf-explain';
-  q('.kf-controls').hidden = false;
-  // Tracks: [mark, field, beat, value, …]; a field's value at beat b is the
-  // last one set at or before b. The SVG shows the poster beat.
-  JSON.parse(data.textContent).forEach(function (a) {
-    var t = { e: marks[a[0]], f: a[1], b: [], v: [] };
-    for (var i = 2; i < a.length; i += 2) { t.b.push(a[i]); t.v.push(a[i + 1]); }
-    t.now = val(t, beat);
-    if (t.f === 'c') {
-      var drop = t.now.split(' ');
-      t.base = t.e.getAttribute('class').split(' ').filter(function (c) { return drop.indexOf(c) < 0; }).join(' ');
-      byMark[a[0]] = t;
-    } else t.c = byMark[a[0]];
+  const q = s => fig.querySelector(s), last = +fig.dataset.last;
+  let beat = +fig.dataset.poster, timer = 0, speed = 1, cur = -1;
+  q('.kf-view').insertAdjacentHTML('afterend', W.c);
+  const scrub = q('.kf-scrub'), at = q('.kf-at'), cap = q('.kf-caption'), play = q('.kf-play'), ex = q('.kf-explain');
+  const story = fig.querySelectorAll('.kf-story li'), data = JSON.parse(q('.kf-tracks').textContent);
+  const counter = q('.kf-counter text'), marks = [...fig.querySelectorAll('.kf-svg>g')], tracks = [], ch = [];
+  scrub.max = last;
+  marks.forEach((g, i) => { g.insertAdjacentHTML('afterbegin', '<title>'); g.firstChild.textContent = words(data.t[i]); });
+  // Tracks: [mark, field, value at beat 0, beats later, value, …]; the SVG shows the poster.
+  for (const [m, f, ...a] of data.k) {
+    const e = marks[m], t = { e, f, b: [0], v: [a[0]], x: e.querySelectorAll('text') };
+    for (let i = 1, n = 0; i < a.length; i += 2) t.b.push(n += a[i]), t.v.push(a[i + 1]), (ch[n] ||= []).push(t);
+    const now = t.now = val(t, beat), w = +e.ownerSVGElement.dataset.cw, xy = e.getAttribute('transform').match(/-?\d+/g);
+    if (f == 't') e.firstChild.textContent = words(now);
+    if (f == 'c') t.k = e.getAttribute('class').split(' ').filter(c => !now.split(' ').includes(c)).join(' ');
+    t.p = v => f == 'p' ? v.split(',') : [xy[0] - (now - v) * w, xy[1]];
+    t.w = w;
+    t.s = t.x[0]?.textContent.slice(0, -('' + now).length);
     tracks.push(t);
-  });
-  function val(t, b) { for (var i = t.b.length - 1; i > 0 && t.b[i] > b;) i--; return t.v[i]; }
-  function gone(t, b) { return t.c && val(t.c, b).indexOf('kf-gone') >= 0; }
-  function px(v) { return 'translate(' + v.replace(',', 'px,') + 'px)'; }
+  }
+  // A step to a neighbouring beat touches only what changes.
   function apply(b, from, tween) {
-    tracks.forEach(function (t) {
-      var v = val(t, b), e = t.e, f = t.f;
-      if (v === t.now) return;
-      if (f === 'c') e.setAttribute('class', v ? t.base + ' ' + v : t.base);
-      else if (f === 'p') {
+    const near = Math.abs(b - from) == 1;
+    for (const t of near ? ch[Math.max(b, from)] || [] : tracks) {
+      const v = val(t, b), e = t.e, f = t.f;
+      if (v === t.now) continue;
+      if (f == 't') e.firstChild.textContent = words(v);
+      else if (f == 'c') e.setAttribute('class', t.k + ' ' + v);
+      else if (f == 'n') e.querySelector('rect').setAttribute('width', v * t.w);
+      else if (f > '9') {
+        const p = t.p(v);
         if (t.a) t.a.cancel();
-        t.a = tween && !gone(t, from) && !gone(t, b) && e.animate([{ transform: px(t.now) }, { transform: px(v) }], { duration: 300, easing: 'ease-out' });
-        e.setAttribute('transform', 'translate(' + v + ')');
-      } else if (f === 't') e.firstElementChild.textContent = v;
-      else if (f === 'w') e.querySelector('rect').setAttribute('width', v);
-      else e.querySelectorAll('text')[+f].textContent = v;
+        t.a = tween && near && !e.matches('.kf-gone') && e.animate([{ transform: px(t.p(t.now)) }, { transform: px(p) }], { duration: 300, easing: 'ease-out' });
+        e.setAttribute('transform', `translate(${p})`);
+        if (f == 'v') t.x[0].textContent = t.s + v;
+      } else t.x[f].textContent = v;
       t.now = v;
-    });
+    }
   }
   function show(b) {
     b = Math.max(0, Math.min(last, b | 0));
-    if (b !== beat) {
-      apply(b, beat, Math.abs(b - beat) === 1 && !mq.matches);
-      beat = b;
-    }
-    counter.textContent = 'beat ' + b + ' / ' + last;
+    if (b != beat) apply(b, beat, !mq.matches);
+    beat = b;
+    counter.textContent = 'beat ' + (at.value = b + ' / ' + last);
     scrub.value = b;
-    at.textContent = b + ' / ' + last;
-    if (story[b]) cap.textContent = story[b].textContent;
-    if (cur >= 0) explain(/kf-gone/.test(marks[cur].getAttribute('class')) ? null : marks[cur]);
+    cap.textContent = story[b].textContent;
+    if (cur >= 0) explain(marks[cur].matches('.kf-gone') ? -1 : cur);
   }
   function stop() { clearTimeout(timer); timer = 0; play.textContent = 'play'; }
-  function tick() { timer = setTimeout(function () { if (beat < last) { show(beat + 1); tick(); } else stop(); }, 900 / speed); }
+  const tick = () => { timer = setTimeout(() => { if (beat < last) show(beat + 1), tick(); else stop(); }, 900 / speed); };
   function toggle() {
     if (timer) return stop();
     if (beat >= last) show(0);
     play.textContent = 'pause';
     tick();
   }
-  function go(b) { stop(); show(b); }
-  function move(m) { go(m < 2 ? beat + m : m === 2 ? 0 : last); }
-  // ↑/↓ focus the marks shown in turn and write out the focused one's title.
-  function explain(g) { ex.textContent = g ? g.firstElementChild.textContent : ''; }
+  const go = b => { stop(); show(b); };
+  const move = m => go(m < 2 ? beat + m : m == 2 ? 0 : last);
+  // ↑/↓ focus each mark shown in turn and write out its title.
+  const explain = i => ex.textContent = i < 0 ? '' : marks[i].firstChild.textContent;
   function step(d) {
-    var n = marks.length, i = cur < 0 ? (d > 0 ? n - 1 : 0) : cur;
-    for (var k = 0; k < n; k++) {
-      i = (i + d + n) % n;
-      if (!/kf-gone|sn/.test(marks[i].getAttribute('class'))) break;
-    }
+    let n = marks.length, k = n, i = cur < 0 ? (d > 0 ? -1 : 0) : cur;
+    do i = (i + d + n) % n; while (marks[i].matches('.kf-gone,.sn') && --k);
     cur = i;
-    marks[i].setAttribute('tabindex', '-1');
+    marks[i].tabIndex = -1;
     marks[i].focus();
-    explain(marks[i]);
+    explain(i);
   }
-  fig.addEventListener('click', function (e) {
-    var t = e.target.closest('button');
-    if (!t) return;
-    var a = t.dataset.a;
+  fig.addEventListener('click', e => {
+    const t = e.target.closest('button'), a = t?.dataset.a;
     if (a in moves) move(moves[a]);
-    else if (a === 'play') toggle();
-    else if (a === 'link') link(t);
-    else if (t.dataset.k != null) isolate(t);
+    else if (a == 'play') toggle();
+    else if (a == 'link') {
+      history.replaceState(null, '', '#' + fig.id + '@' + beat);
+      navigator.clipboard?.writeText(location.href).catch(() => {});
+      t.textContent = 'copied';
+      setTimeout(() => { t.textContent = 'link'; }, 1500);
+    } else if (t?.dataset.k) {
+      const on = t.ariaPressed != 'true';
+      fig.querySelectorAll('.kf-key').forEach(o => { o.ariaPressed = o == t && on; });
+      if (on) fig.dataset.iso = t.dataset.k; else delete fig.dataset.iso;
+    }
   });
-  scrub.addEventListener('input', function () { go(+scrub.value); });
-  q('.kf-speed').addEventListener('change', function (e) { speed = +e.target.value || 1; });
-  fig.addEventListener('keydown', function (e) {
-    var tag = e.target.tagName, k = e.key;
+  scrub.addEventListener('input', () => go(+scrub.value));
+  q('.kf-speed').addEventListener('change', e => { speed = parseFloat(e.target.value); });
+  fig.addEventListener('keydown', e => {
+    const tag = e.target.tagName, k = e.key;
     if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
     if (k in moves) move(moves[k]);
-    else if (k === 'ArrowDown' || k === 'ArrowUp') step(k === 'ArrowDown' ? 1 : -1);
-    else if (k === 'Escape') { cur = -1; explain(); fig.focus(); }
-    else if (k === ' ' && tag !== 'BUTTON') toggle();
+    else if (k in ups) step(ups[k]);
+    else if (k == 'Escape') cur = -1, explain(-1), fig.focus();
+    else if (k == ' ' && tag != 'BUTTON') toggle();
     else return;
     e.preventDefault();
   });
-  function link(b) {
-    history.replaceState(null, '', '#' + fig.id + '@' + beat);
-    if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(function () {});
-    b.textContent = 'copied';
-    setTimeout(function () { b.textContent = 'link'; }, 1500);
-  }
-  function isolate(btn) {
-    var on = btn.getAttribute('aria-pressed') !== 'true';
-    fig.querySelectorAll('.kf-key').forEach(function (k) { k.setAttribute('aria-pressed', k === btn && on); });
-    if (on) fig.dataset.iso = btn.dataset.k; else delete fig.dataset.iso;
-  }
-  return { go: go, stop: stop };
+  show(beat);
+  return { go, stop };
 }
 
 function fromHash() {
-  var m = /^#([a-z0-9-]+)@(\d+)$/.exec(location.hash), s = m && all[m[1]];
-  if (!s) return;
-  s.go(+m[2]);
-  var f = document.getElementById(m[1]);
-  f.scrollIntoView();
-  f.focus();
+  const m = /^#([a-z0-9-]+)@(\d+)$/.exec(location.hash), s = m && all[m[1]];
+  if (s) s.go(+m[2]), document.getElementById(m[1]).focus();
 }
 // Off-screen figures pause; nothing ever plays by itself.
-var seen = new IntersectionObserver(function (es) {
-  es.forEach(function (e) { if (!e.isIntersecting) all[e.target.id].stop(); });
-});
-document.querySelectorAll('figure.kflow').forEach(function (f) {
+const seen = new IntersectionObserver(es => es.forEach(e => e.isIntersecting || all[e.target.id].stop()));
+if (W) document.querySelectorAll('figure.kflow').forEach(f => {
   all[f.id] = Stepper(f);
   seen.observe(f);
 });
 addEventListener('hashchange', fromHash);
-addEventListener('beforeprint', function () {
-  document.querySelectorAll('.kf-story').forEach(function (d) { d.open = true; });
-});
+addEventListener('beforeprint', () => document.querySelectorAll('.kf-story').forEach(d => { d.open = true; }));
 fromHash();
 })();

@@ -1,0 +1,56 @@
+package svganim
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWordsFile keeps templates/kf-words.js, which the stepper loads to
+// restore titles, equal to the phrases the renderer encodes with
+// (go test ./svganim -run Words -update rewrites it).
+func TestWordsFile(t *testing.T) {
+	path := filepath.Join("..", "templates", "kf-words.js")
+	if *update {
+		if err := os.WriteFile(path, WordsJS(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(WordsJS()) {
+		t.Errorf("%s is not WordsJS(); run go test ./svganim -run Words -update", path)
+	}
+}
+
+// TestTitlesRoundTrip: every title of every figure the tests draw comes
+// back unchanged from its encoding, "~" in user strings included, and the
+// encoding takes out most of the words.
+func TestTitlesRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "~", "~~a", "a~", "member x~1 of group ~readers", "high watermark of p0 on broker 1 — consumers read below it"} {
+		if got := decodeTitle(encodeTitle(s)); got != s {
+			t.Errorf("%q comes back as %q (encoded %q)", s, got, encodeTitle(s))
+		}
+	}
+	var raw, coded int
+	for _, nt := range allTraces(t) {
+		u := unite(newScene(nt.t))
+		for bi := range u.state {
+			for i := range u.state[bi] {
+				s := u.state[bi][i].title
+				e := encodeTitle(s)
+				if got := decodeTitle(e); got != s {
+					t.Fatalf("%s: title %q comes back as %q", nt.name, s, got)
+				}
+				raw, coded = raw+len(s), coded+len(e)
+			}
+		}
+	}
+	// The phrases are most of a title: if they stop matching (a title's
+	// wording changed), the figures grow; update phrases in words.go.
+	if coded*2 > raw {
+		t.Errorf("encoded titles are %d bytes of %d: the phrases no longer match the titles", coded, raw)
+	}
+}
