@@ -2,8 +2,10 @@ package site
 
 import (
 	"io/fs"
+	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,4 +156,70 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 		}
 	}
 	return false
+}
+
+// deepLinkRE finds a written link to one beat of a figure, with or without
+// its page: "acks.html#acks--acks-one-loss@12", "#legend-tour@3".
+var deepLinkRE = regexp.MustCompile(`(?:([a-z0-9-]+)\.html)?#([a-z0-9-]+)@([0-9]+)`)
+
+// TestDeepLinkExamples checks every link to a figure's beat that the guide
+// and the README write, in prose, code spans or link targets, against the
+// built site: the fragment must be a figure's DOM id (PAGE--ID, not the
+// fence's bare id), on the named page or, with no page named, on the
+// linking page itself (the README, which is no page, may name any
+// figure), and the beat must be one the figure has.
+func TestDeepLinkExamples(t *testing.T) {
+	s, err := Generate(Options{Content: content.FS, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figures := map[string]FigureStat{} // DOM id → figure
+	for _, f := range s.Figures {
+		figures[f.ID] = f
+	}
+	sources := map[string]string{} // name → page output file ("" for the README)
+	texts := map[string][]byte{}
+	pages, err := fs.Glob(content.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		src, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources["content/"+p], texts["content/"+p] = Slug(p)+".html", src
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources["README.md"], texts["README.md"] = "", readme
+	names := make([]string, 0, len(sources))
+	for n := range sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	links := 0
+	for _, name := range names {
+		for _, m := range deepLinkRE.FindAllStringSubmatch(string(texts[name]), -1) {
+			links++
+			page, id := m[1], m[2]
+			beat, _ := strconv.Atoi(m[3])
+			f, ok := figures[id]
+			switch {
+			case !ok:
+				t.Errorf("%s: %q names no figure; a figure's link is #PAGE--ID@BEAT", name, m[0])
+			case page != "" && f.Page != page+".html":
+				t.Errorf("%s: %q: figure %s is on %s", name, m[0], id, f.Page)
+			case page == "" && sources[name] != "" && f.Page != sources[name]:
+				t.Errorf("%s: %q: figure %s is on %s, not on this page", name, m[0], id, f.Page)
+			case beat >= f.Beats:
+				t.Errorf("%s: %q: figure %s has beats 0 to %d", name, m[0], id, f.Beats-1)
+			}
+		}
+	}
+	if links < 3 {
+		t.Errorf("found %d deep links in the guide and README, want at least 3; is the pattern broken?", links)
+	}
 }
