@@ -136,8 +136,11 @@ func (e *engine) changeLeader(p *partition, nb, cause int, why string) {
 
 // becomeLeader is Partition.makeLeader for broker b at p's current epoch:
 // no truncation; the epoch starts at b's log end offset
-// (maybeAssignEpochStartOffset); the high watermark is b's own (it may be
-// below the last leader's); every follower's log end offset becomes
+// (maybeAssignEpochStartOffset); the high watermark is b's own, the one
+// it learned as a follower, which is usually below the last leader's and
+// can be above it (when that leader had itself stepped back); an
+// "hw-new-leader" event tells either change; every follower's log end
+// offset becomes
 // unknown, and ISR members count as caught up now, others never
 // (Replica.resetReplicaState).
 func (e *engine) becomeLeader(p *partition, b int) {
@@ -146,6 +149,9 @@ func (e *engine) becomeLeader(p *partition, b int) {
 	r.outstanding = false
 	r.assignEpochStart(p.epoch, r.leo())
 	p.epochStart = r.leo()
+	if r.hw != p.hw {
+		e.emit(Event{Kind: "hw-new-leader", Partition: p.id, Broker: b, Offset: p.hw, Value: r.hw})
+	}
 	p.hw = r.hw
 	for _, f := range p.assignment {
 		if f == b {

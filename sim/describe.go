@@ -29,6 +29,9 @@ func describe(e Event) string {
 			" below min.insync.replicas " + i64(e.Value) + ")"
 	case "hw":
 		return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value)
+	case "hw-new-leader":
+		return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value) + ": new leader " + strconv.Itoa(e.Broker) +
+			" keeps the one it had as a follower"
 	case "ack":
 		return rec + " acknowledged (acks=" + e.Detail + ")"
 	case "reject":

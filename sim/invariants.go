@@ -10,6 +10,9 @@ import "fmt"
 //   - one leader per partition per leader epoch;
 //   - the high watermark is at most every ISR member's log end offset;
 //   - a leader's high watermark never decreases within its epoch;
+//   - every change of a partition's high watermark is told: the beat's
+//     high-watermark events for it ("hw", "hw-new-leader"), chained from
+//     the last beat's value, end at this beat's;
 //   - with acks=all no acknowledged record is ever lost (L): the
 //     high watermark passed it while the ISR met min ISR;
 //   - logs are contiguous: a replica's log end offset is its log's
@@ -53,6 +56,7 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 				if q.Leader != 0 && q.Leader == p.Leader && q.LeaderEpoch == p.LeaderEpoch && p.HighWatermark < q.HighWatermark {
 					bad(b.Beat, "p%d high watermark fell from %d to %d in epoch %d", p.Partition, q.HighWatermark, p.HighWatermark, p.LeaderEpoch)
 				}
+				checkHWTold(b, p.Partition, q.HighWatermark, p.HighWatermark, bad)
 			}
 			var leaderLog []Entry
 			for ri := range p.Replicas {
@@ -133,4 +137,24 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 		}
 	}
 	return out
+}
+
+// checkHWTold checks that beat b's events tell how partition p's high
+// watermark went from was (the last beat's) to now: each "hw" or
+// "hw-new-leader" event must start where the one before ended, and the
+// last must end at now.
+func checkHWTold(b *Beat, p int, was, now int64, bad func(int, string, ...any)) {
+	cur := was
+	for _, ev := range b.Happened {
+		if ev.Partition != p || (ev.Kind != "hw" && ev.Kind != "hw-new-leader") {
+			continue
+		}
+		if ev.Offset != cur {
+			bad(b.Beat, "p%d event %q starts from high watermark %d, but it was %d", p, ev.String(), ev.Offset, cur)
+		}
+		cur = ev.Value
+	}
+	if cur != now {
+		bad(b.Beat, "p%d high watermark %d → %d, but the events tell %d → %d", p, was, now, was, cur)
+	}
 }
