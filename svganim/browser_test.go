@@ -429,13 +429,18 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 }
 
 // BenchmarkBrowserStep measures stepping latency in Chromium on the
-// heaviest figure of the guide and testdata (most tracks): for every beat,
+// heaviest figure of the guide and testdata (most JSON): for every beat,
 // the time from a → key press to the figure's new state laid out (the
-// handler runs synchronously; reading offsetHeight forces style and
-// layout), one press per animation frame. It reports the median and the 99th percentile over all beats,
-// forward then backward; issue 6 targets 4 ms.
+// handler runs synchronously and sets the marks, the caption and the
+// controls; reading offsetHeight forces the style pass, which starts the
+// CSS transitions of moved marks, and the layout), one press per animation
+// frame, every beat forward then backward. Each b.N iteration is one such
+// round. It reports the median and the 99th percentile of all presses,
+// and the same over each press's fastest round ("-best"): on a machine
+// shared with other work a press is slowed by whatever else runs, and its
+// fastest round is what the figure itself costs. Issue 6 targets 4 ms.
 //
-//	go test ./svganim -run '^$' -bench BrowserStep
+//	go test ./svganim -run '^$' -bench BrowserStep -benchtime 7x
 func BenchmarkBrowserStep(b *testing.B) {
 	var heavy namedTrace
 	most := -1
@@ -454,7 +459,7 @@ func BenchmarkBrowserStep(b *testing.B) {
 	defer checkErrors()
 	run(b, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#heavy .kf-controls`))
 	b.ResetTimer()
-	var ms []float64
+	var all, best []float64
 	for i := 0; i < b.N; i++ {
 		tctx, cancel := context.WithTimeout(ctx, 120*time.Second)
 		// One step per animation frame, as a reader steps: the browser
@@ -471,13 +476,23 @@ func BenchmarkBrowserStep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ms = append(ms, got...)
+		all = append(all, got...)
+		if best == nil {
+			best = got
+		}
+		for j := range got {
+			best[j] = min(best[j], got[j])
+		}
 	}
 	b.StopTimer()
-	sort.Float64s(ms)
-	b.ReportMetric(ms[len(ms)/2], "ms-median")
-	b.ReportMetric(ms[len(ms)*99/100], "ms-p99")
-	b.Logf("%s: %d steps, median %.3f ms, p99 %.3f ms, max %.3f ms", heavy.name, len(ms), ms[len(ms)/2], ms[len(ms)*99/100], ms[len(ms)-1])
+	sort.Float64s(all)
+	sort.Float64s(best)
+	b.ReportMetric(all[len(all)/2], "ms-median")
+	b.ReportMetric(all[len(all)*99/100], "ms-p99")
+	b.ReportMetric(best[len(best)/2], "ms-median-best")
+	b.ReportMetric(best[len(best)*99/100], "ms-p99-best")
+	b.Logf("%s: %d presses in %d rounds: median %.1f ms, p99 %.1f ms, max %.1f ms; fastest round per press: median %.1f ms, p99 %.1f ms, max %.1f ms",
+		heavy.name, len(all), b.N, all[len(all)/2], all[len(all)*99/100], all[len(all)-1], best[len(best)/2], best[len(best)*99/100], best[len(best)-1])
 }
 
 // TestBrowserPrintAndNoScript: printed, a figure drops its controls and
@@ -516,5 +531,41 @@ func TestBrowserPrintAndNoScript(t *testing.T) {
 	}
 	if want := "beat " + itoa(PosterBeat(acksOneLoss())) + " / "; !strings.HasPrefix(state[3].(string), want) {
 		t.Errorf("without scripts the counter reads %q, want the poster %q…", state[3], want)
+	}
+}
+
+// TestBrowserTween: a step to the next beat slides the marks that moved
+// (CSS transitions on transform); a jump, and any step for a reader who
+// prefers reduced motion, cuts.
+func TestBrowserTween(t *testing.T) {
+	srv := testPage(t, mustFigure(t, acksOneLoss(), "hand"))
+	const sliding = `document.getAnimations().filter(function(a){return a.transitionProperty==='transform'}).length`
+	for _, reduce := range []bool{false, true} {
+		ctx, checkErrors := browser(t, 900, 700)
+		if reduce {
+			run(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+				return err
+			}))
+		}
+		run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-controls`),
+			chromedp.Focus(`#hand`), chromedp.KeyEvent(kb.Home), chromedp.Sleep(400*time.Millisecond))
+		moved := 0
+		for b := 1; b < len(acksOneLoss().Beats) && moved == 0; b++ {
+			run(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+			moved = eval[int](t, ctx, sliding)
+		}
+		if reduce && moved != 0 {
+			t.Errorf("reduced motion: a step slid %d marks", moved)
+		}
+		if !reduce && moved == 0 {
+			t.Errorf("no step to the next beat slid a mark")
+		}
+		run(t, ctx, chromedp.Sleep(400*time.Millisecond), chromedp.KeyEvent(kb.Home))
+		if n := eval[int](t, ctx, sliding); n != 0 {
+			t.Errorf("a jump to the first beat slid %d marks", n)
+		}
+		checkErrors()
 	}
 }

@@ -32,6 +32,7 @@ function Stepper(fig) {
   // A step to a neighbouring beat touches only what changes.
   function apply(b, from, tween) {
     const near = Math.abs(b - from) == 1;
+    fig.classList.toggle('kf-cut', !(tween && near)); // figure.css tweens moves unless cut
     for (const t of near ? ch[Math.max(b, from)] || [] : tracks) {
       const v = val(t, b), e = t.e, f = t.f;
       if (v === t.now) continue;
@@ -40,9 +41,8 @@ function Stepper(fig) {
       else if (f == 'n') e.querySelector('rect').setAttribute('width', v * t.w);
       else if (f > '9') {
         const p = t.p(v);
-        if (t.a) t.a.cancel();
-        t.a = tween && near && !e.matches('.kf-gone') && e.animate([{ transform: px(t.p(t.now)) }, { transform: px(p) }], { duration: 300, easing: 'ease-out' });
         e.setAttribute('transform', `translate(${p})`);
+        e.style.transform = px(p);
         if (f == 'v') t.x[0].textContent = t.s + v;
       } else t.x[f].textContent = v;
       t.now = v;
