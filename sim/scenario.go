@@ -66,8 +66,9 @@ type Scenario struct {
 	// Expect holds build-time checks against the trace.
 	Expect []Expectation
 	// Pos of the scenario's first key; used for errors about the whole
-	// scenario.
-	Pos Pos
+	// scenario. IDPos is where the id's value is written (Pos when there is
+	// none), for errors about the id, such as two figures of a page sharing it.
+	Pos, IDPos Pos
 }
 
 // TopicConfig models the topic's creation settings.

@@ -98,6 +98,7 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 		return pg, errs
 	}
 	errs = append(errs, pg.readFrontMatter(&node)...)
+	errs = append(errs, checkMarkdown(pg)...)
 	pg.Headings = headings(pg.doc, src)
 	return pg, errs
 }
@@ -157,7 +158,7 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
 		case "weight":
 			w, err := strconv.Atoi(v.Value)
 			if v.Kind != yaml.ScalarNode || err != nil {
-				at(v, "weight %q is not a whole number", v.Value)
+				at(v, "weight: %q is not a whole number", v.Value)
 				continue
 			}
 			pg.Weight = w

@@ -16,8 +16,10 @@ import (
 // and the problems found, positioned relative to the fence body (so a
 // cached result stays right when the fence moves within its page).
 type FigureResult struct {
-	// ScenarioID is the fence's id ("" when it did not parse).
-	ScenarioID string
+	// ScenarioID is the fence's id ("" when it did not parse); IDLine and
+	// IDCol are where its value is written, relative to the fence body.
+	ScenarioID    string
+	IDLine, IDCol int
 	// HTML is the <figure> markup (nil when the fence has errors).
 	HTML []byte
 	// Beats is the number of frames (beats 0..Scenario.Beats) and Records
@@ -127,7 +129,7 @@ func computeFigures(pages []*Page, o *Options) ([]*FigureResult, ErrorList) {
 	wg.Wait()
 
 	var errs ErrorList
-	ids := map[*Page]map[string]int{} // scenario id → fence's first line
+	ids := map[*Page]map[string]int{} // scenario id → file line of its first use
 	for i, j := range jobs {
 		r := results[i]
 		for _, p := range r.Problems {
@@ -139,12 +141,13 @@ func computeFigures(pages []*Page, o *Options) ([]*FigureResult, ErrorList) {
 				ids[j.page] = map[string]int{}
 			}
 			dom := FigureID(j.page.Slug, r.ScenarioID)
+			line, col := j.fig.filePos(r.IDLine, r.IDCol)
 			if first, dup := ids[j.page][dom]; dup {
-				errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
-					Msg: fmt.Sprintf("duplicate figure id %q on this page (the fence at line %d uses it too)", r.ScenarioID, first)})
+				errs = append(errs, Error{File: j.page.File, Line: line, Col: col,
+					Msg: fmt.Sprintf("duplicate figure id %q on this page (line %d uses it already): give each figure its own id", r.ScenarioID, first)})
 				continue
 			}
-			ids[j.page][dom] = j.fig.OpenLine
+			ids[j.page][dom] = line
 		}
 		j.fig.HTML = r.HTML
 	}
@@ -189,7 +192,7 @@ func computeFigure(slug string, body []byte) (r *FigureResult) {
 	if len(perrs) > 0 || sc == nil {
 		return r
 	}
-	r.ScenarioID = sc.ID
+	r.ScenarioID, r.IDLine, r.IDCol = sc.ID, sc.IDPos.Line, sc.IDPos.Col
 	t := sim.Run(sc)
 	for _, f := range sim.Check(sc, t) {
 		r.Problems = append(r.Problems, Problem{f.Pos.Line, f.Pos.Col, f.Msg})

@@ -228,11 +228,11 @@ func TestAllErrorsSorted(t *testing.T) {
 	}
 	want := []string{
 		`guide/a.md:10:1: unknown setting "nope"`,
-		`guide/a.md:12:1: duplicate figure id "one" on this page (the fence at line 4 uses it too)`,
+		`guide/a.md:13:5: duplicate figure id "one" on this page (line 5 uses it already): give each figure its own id`,
 		`guide/b.md:3:1: unknown front matter field "weigth" (did you mean "weight"?)`,
 		`guide/b.md:12:1: unknown setting "bogus"`,
 		`guide/c.md:1:1: missing front matter`,
-		`guide/d.md:3:9: weight "heavy" is not a whole number`,
+		`guide/d.md:3:9: weight: "heavy" is not a whole number`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))

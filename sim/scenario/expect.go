@@ -280,7 +280,7 @@ func (p *parser) isr(v *yaml.Node, at int) (string, bool) {
 	var ids []string
 	ok := true
 	for _, it := range v.Content {
-		x, good := p.integer(it, "an isr broker id", 1, sim.MaxBrokers, true)
+		x, good := p.integer(it, "isr (a broker id)", 1, sim.MaxBrokers, true)
 		switch {
 		case !good:
 			ok = false

@@ -202,8 +202,10 @@ func (p *parser) build(root *yaml.Node) *sim.Scenario {
 	p.sc = sc
 	f := p.fields(root, sectionTop)
 
+	sc.IDPos = sc.Pos
 	if n, ok := f["id"]; ok {
 		sc.ID, _ = p.ident(n.val, "id")
+		sc.IDPos = posOf(n.val)
 	} else {
 		p.errAt(sc.Pos, "missing id: every scenario needs one, such as \"id: acks-one-loss\" (it names the figure in links)")
 	}

@@ -59,15 +59,15 @@ func (p *parser) integer(n *yaml.Node, name string, lo, hi int64, limit bool) (i
 	}
 	if !isDecimal(s) {
 		if _, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64); err == nil {
-			p.errorf(n, "%q is not a whole number in decimal: write %s in decimal digits", s, name)
+			p.errorf(n, "%s: %q is not a whole number in decimal: write it in decimal digits", keyOf(name), s)
 		} else {
-			p.errorf(n, "%q is not a whole number%s", s, numberHint(s))
+			p.errorf(n, "%s: %q is not a whole number%s", keyOf(name), s, numberHint(s))
 		}
 		return 0, false
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		p.errorf(n, "%q is not a whole number", s)
+		p.errorf(n, "%s: %q is not a whole number", keyOf(name), s)
 		return 0, false
 	}
 	switch {
@@ -83,6 +83,16 @@ func (p *parser) integer(n *yaml.Node, name string, lo, hi int64, limit bool) (i
 		return 0, false
 	}
 	return v, true
+}
+
+// keyOf returns the key a value's description names, for the "KEY: "
+// that starts a type error: the description without a trailing
+// explanation in parentheses ("crash (a broker id)" → "crash").
+func keyOf(name string) string {
+	if i := strings.Index(name, " ("); i > 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // numberHint explains a few common ways of writing a number wrongly.
@@ -147,7 +157,7 @@ func (p *parser) unsigned(n *yaml.Node, name string) (uint64, bool) {
 		return 0, false
 	}
 	if !isDecimal(s) {
-		p.errorf(n, "%q is not a whole number%s", s, numberHint(s))
+		p.errorf(n, "%s: %q is not a whole number%s", keyOf(name), s, numberHint(s))
 		return 0, false
 	}
 	v, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 64)
