@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/site"
@@ -60,8 +61,21 @@ func runBuild(o *buildOptions, stdout io.Writer) error {
 	for _, f := range s.Figures {
 		beats += f.Beats
 	}
-	fmt.Fprintf(stdout, "built %d pages with %d figures (%d frames) into %s\n", len(s.Pages), len(s.Figures), beats, o.outDir)
+	frames := ""
+	if len(s.Figures) > 0 {
+		frames = " (" + count(beats, "frame") + ")"
+	}
+	fmt.Fprintf(stdout, "built %s with %s%s into %s\n", count(len(s.Pages), "page"), count(len(s.Figures), "figure"), frames, o.outDir)
 	return nil
+}
+
+// count writes n and the noun, in the plural unless n is 1: "1 page",
+// "0 figures", "12 frames".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // contentSource opens the content: the folder given, ./content when it

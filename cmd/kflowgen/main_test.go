@@ -48,6 +48,29 @@ func TestBuildEmbeddedGuide(t *testing.T) {
 	}
 }
 
+// The summary line counts in the singular and the plural as the numbers
+// ask: one page with one figure, or several of each.
+func TestBuildSummaryCounts(t *testing.T) {
+	dir := t.TempDir()
+	one, two := filepath.Join(dir, "one"), filepath.Join(dir, "two")
+	write(t, filepath.Join(one, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: fine\nbeats: 4\n```\n")
+	write(t, filepath.Join(two, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: x\nbeats: 1\n```\n\n```kflow\nid: y\nbeats: 2\n```\n")
+	write(t, filepath.Join(two, "b.md"), "---\ntitle: B\n---\n\nNo figure here.\n")
+	for _, c := range []struct{ content, want string }{
+		{one, "built 1 page with 1 figure (5 frames) into "},
+		{two, "built 2 pages with 2 figures (5 frames) into "},
+	} {
+		out := filepath.Join(dir, "out")
+		code, stdout, stderr := kflowgen(t, "build", "--content", c.content, "--out", out)
+		if code != 0 {
+			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+		}
+		if stdout != c.want+out+"\n" {
+			t.Errorf("stdout %q, want %q", stdout, c.want+out+"\n")
+		}
+	}
+}
+
 // A broken page fails the build with positioned errors on stderr and
 // leaves the previous output as it was.
 func TestBuildErrorsKeepOldOutput(t *testing.T) {
