@@ -31,6 +31,9 @@ var memberStateWords = map[string]string{
 	"stopped":   "stopped: no heartbeats; fenced after session.timeout",
 }
 
+// chipWords explains a full-width chip's numbers in its title.
+const chipWords = ": pos is its position, the next offset it hands to processing; com is the group's committed offset, where a new owner would start"
+
 // stateNote is the short note after a member's chips for states other
 // than active and idle.
 var stateNote = map[string]string{
@@ -103,7 +106,14 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 				pos, com = gp.Position, gp.Committed
 			}
 			text += " · pos " + itoa64(pos) + " · com " + offsetOrNone(com)
-			title = m.Member + " owns p" + pid + ": position " + itoa64(pos) + " is the next offset it hands to processing; the group's committed offset " + offsetOrNone(com) + " is where a new owner would start"
+			if w < chipW {
+				// A narrow chip shows only the partition: the title gives the numbers.
+				title = m.Member + " owns p" + pid + ": position " + itoa64(pos) + " is the next offset it hands to processing; the group's committed offset " + offsetOrNone(com) + " is where a new owner would start"
+			} else {
+				// The chip shows both numbers; its title says what they are, and
+				// stays the same from beat to beat.
+				title = m.Member + " owns p" + pid + chipWords
+			}
 			if c.kind == "revoking" {
 				title += "; p" + pid + " left its target, so it commits and releases it after its current record"
 			}

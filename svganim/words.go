@@ -24,6 +24,7 @@ import (
 // consumer.go. A phrase missing from it costs bytes, never correctness:
 // decodeTitle(encodeTitle(s)) == s for every s.
 var phrases = [...]string{
+	": pos is its position, the next offset it hands to processing; com is the group's committed offset, where a new owner would start",
 	" owns no partition: a partition has one owner per group, so members beyond the partition count wait idle",
 	"'s target, but the previous owner has not released it yet; it starts the beat after the release",
 	": no heartbeat for session.timeout beats; it committed nothing since its last auto-commit",
@@ -107,7 +108,6 @@ var phrases = [...]string{
 	" in group ",
 	" of group ",
 	"partition ",
-	"assigning",
 	"position ",
 	"answering",
 	" (record ",

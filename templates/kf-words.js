@@ -3,7 +3,8 @@
 // -update` rewrites this file).
 var kfWords = {a: "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%'()*+,-./:;=?@[]^_`{|}",
 c: "<div class=\"kf-controls\"><button type=\"button\" data-a=\"first\" aria-label=\"first beat\">«</button><button type=\"button\" data-a=\"back\" aria-label=\"step back\">‹</button><button type=\"button\" data-a=\"play\" class=\"kf-play\">play</button><button type=\"button\" data-a=\"fwd\" aria-label=\"step forward\">›</button><button type=\"button\" data-a=\"last\" aria-label=\"last beat\">»</button><input type=\"range\" class=\"kf-scrub\" min=\"0\" aria-label=\"beat\"><select class=\"kf-speed\" aria-label=\"speed\"><option>0.5×<option selected>1×<option>2×<option>4×</select><output class=\"kf-at\"></output><button type=\"button\" data-a=\"link\" class=\"kf-link\" aria-label=\"copy a link to this beat\">link</button></div><p class=\"kf-explain\"></p>",
-w: [" owns no partition: a partition has one owner per group, so members beyond the partition count wait idle",
+w: [": pos is its position, the next offset it hands to processing; com is the group's committed offset, where a new owner would start",
+" owns no partition: a partition has one owner per group, so members beyond the partition count wait idle",
 "'s target, but the previous owner has not released it yet; it starts the beat after the release",
 ": no heartbeat for session.timeout beats; it committed nothing since its last auto-commit",
 "queued: waiting for room in the in-flight budget (max.in.flight.requests.per.connection)",
@@ -86,7 +87,6 @@ w: [" owns no partition: a partition has one owner per group, so members beyond 
 " in group ",
 " of group ",
 "partition ",
-"assigning",
 "position ",
 "answering",
 " (record ",
