@@ -1,0 +1,98 @@
+package site
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/kafkaflow/kflowgen/content"
+)
+
+// chromium finds a Chromium to drive; without one the browser test is
+// skipped, except in CI, where it must run.
+func chromium(t *testing.T) string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium on PATH (CI=true: browser tests must run)")
+	}
+	t.Skip("no chromium on PATH")
+	return ""
+}
+
+// TestBrowserPhoneWidth opens every page of the built guide in Chromium at
+// a phone's width (390 CSS pixels) and wants none wider than the screen:
+// long inline code such as `Partition.checkEnoughReplicasReachOffset`
+// wraps, and code blocks and tables scroll inside themselves, so the page
+// never scrolls sideways.
+func TestBrowserPhoneWidth(t *testing.T) {
+	exe := chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	s, err := Build(Options{Content: content.FS, ContentName: "content"}, out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(390, 844),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancelC := chromedp.NewContext(actx)
+	defer cancelC()
+	// The first run starts the browser; it must not carry a timeout.
+	// A window narrower than about 500 px is widened by Chromium itself;
+	// the emulated viewport is exactly a phone's.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, f := range s.Files {
+		if !strings.HasSuffix(f.Path, ".html") {
+			continue
+		}
+		pages++
+		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		err := chromedp.Do(tctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, f.Path))))
+		var width struct{ Viewport, Page int }
+		var wide []string
+		if err == nil {
+			width, err = chromedp.Run(tctx, chromedp.Evaluate[struct{ Viewport, Page int }](
+				`({Viewport: document.documentElement.clientWidth, Page: document.documentElement.scrollWidth})`))
+		}
+		if err == nil {
+			// What sticks out: the first elements past the screen's edge
+			// that are not inside something that scrolls on its own.
+			wide, err = chromedp.Run(tctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("main *")]
+				.filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+				.filter(e => !e.closest("pre, table, figure"))
+				.slice(0, 3).map(e => e.tagName + " " + e.textContent.slice(0, 40))`))
+		}
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		if width.Page > width.Viewport {
+			t.Errorf("%s is %d px wide on a %d px screen; sticking out: %q", f.Path, width.Page, width.Viewport, wide)
+		}
+	}
+	if pages < 3 {
+		t.Fatalf("checked %d pages", pages)
+	}
+}
