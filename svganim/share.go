@@ -173,7 +173,9 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		title: "share group " + group + "'s share-partition start offset on p" + pid +
 			": every record before it is acknowledged or archived"})
 	fw := 5*len([]rune(group)) + 6
-	fx, fy := x, row.CellsY-5
+	// Its top sits 3 units above the cells, clear of the HW label above the
+	// row (which ends 4 units above) and of the key label inside the cell.
+	fx, fy := x, row.CellsY-3
 	if si == 1 {
 		fx, fy = x-fw-1, row.CellsY+cellH-4
 	}
