@@ -42,7 +42,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	names := [2]string{panelName(a), panelName(b)}
 	d := figData{ID: o.ID, Title: names[0] + " vs " + names[1], Last: last, Poster: poster}
 	for bi := 0; bi <= last; bi++ {
-		d.Story = append(d.Story, compareCaption(bi, names, a, b))
+		d.Story = append(d.Story, storyItem(bi, compareCaption(bi, names, a, b)))
 	}
 	var view bytes.Buffer
 	view.WriteString(`<div class="kf-pair">`)
@@ -81,7 +81,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	view.WriteString(`</div>`)
 	d.SVG = template.HTML(view.String())
 	d.Tracks = template.JS(figureJSON(titles, tracks))
-	d.Caption = d.Story[poster]
+	d.Caption = compareCaption(poster, names, a, b)
 	var out bytes.Buffer
 	if err := figureTmpl.Execute(&out, d); err != nil {
 		return nil, fmt.Errorf("figure %s: %w", o.ID, err)

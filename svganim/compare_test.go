@@ -82,7 +82,7 @@ func TestCompareMarkup(t *testing.T) {
 	}
 	for bi, it := range items {
 		text := it[1]
-		if !strings.HasPrefix(text, "beat "+itoa(bi)+" — group: ") || !strings.Contains(text, " /\nshare: ") {
+		if !strings.HasPrefix(text, "group: ") || !strings.Contains(text, " /\nshare: ") {
 			t.Errorf("beat %d caption %q does not tell both runs", bi, text)
 		}
 		if bi >= len(a.Beats) && !strings.Contains(text, "group: ended at beat "+itoa(len(a.Beats)-1)) {

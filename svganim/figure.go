@@ -35,7 +35,7 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // pictures); a key legend whose buttons isolate one key; a caption with
 // aria-live="polite" narrating the shown beat's events in the engine's
 // canonical wording (sim.Event.String); and the whole storyboard as an
-// ordered list of beat captions inside <details>, for readers without
+// ordered list of beat captions (numbered by beat) inside <details>, for readers without
 // JavaScript and for print. The stepper adds the controls (first, back,
 // play/pause, forward, last, a beat scrubber, a speed select, a beat
 // counter and a link button), which do nothing without it, and restores
@@ -66,7 +66,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 		d.Title = t.ID
 	}
 	for bi := range t.Beats {
-		d.Story = append(d.Story, caption(&t.Beats[bi]))
+		d.Story = append(d.Story, storyItem(bi, caption(&t.Beats[bi])))
 	}
 	u := unite(s)
 	var buf bytes.Buffer
@@ -77,7 +77,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	writeSVG(&buf, s.l, d.Title, u.state[poster], gone, true)
 	d.SVG = template.HTML(buf.String())
 	d.Tracks = template.JS(figureJSON(u.encode(s.l.CellW, 0)))
-	d.Caption = d.Story[poster]
+	d.Caption = caption(&t.Beats[poster])
 	for _, k := range s.keys {
 		d.Keys = append(d.Keys, k)
 	}
@@ -100,6 +100,13 @@ func PosterBeat(t *sim.Trace) int {
 	return best
 }
 
+// storyItem is beat bi's caption as the storyboard lists it: without the
+// "beat N — " the list's own numbering (start="0") already shows. The
+// stepper puts the prefix back when it shows the item as the caption.
+func storyItem(bi int, caption string) string {
+	return strings.TrimPrefix(caption, "beat "+itoa(bi)+" — ")
+}
+
 // caption is one beat's narration: its number and its events in the
 // engine's words, or a note that nothing happened.
 func caption(b *sim.Beat) string {
@@ -112,8 +119,8 @@ func caption(b *sim.Beat) string {
 type figData struct {
 	ID, Title    string
 	Last, Poster int
-	Caption      string
-	Story        []string
+	Caption      string   // the poster beat's caption
+	Story        []string // every beat's caption, storyItem
 	SVG          template.HTML
 	Tracks       template.JS
 	Keys         []KeyStyle

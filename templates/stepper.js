@@ -54,7 +54,7 @@ function Stepper(fig) {
     beat = b;
     counter.textContent = 'beat ' + (at.value = b + ' / ' + last);
     scrub.value = b;
-    cap.textContent = story[b].textContent;
+    cap.textContent = `beat ${b} — ` + story[b].textContent; // the list numbers its items
     if (cur >= 0) explain(marks[cur].matches('.kf-gone') ? -1 : cur);
   }
   function stop() { clearTimeout(timer); timer = 0; play.textContent = 'play'; }
