@@ -35,8 +35,8 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // pictures); a key legend whose buttons isolate one key; a caption with
 // aria-live="polite" narrating the shown beat's events in the engine's
 // canonical wording (sim.Event.String); and the whole storyboard as an
-// ordered list of beat captions (numbered by beat) inside <details>, for readers without
-// JavaScript and for print. The stepper adds the controls (first, back,
+// ordered list of beat captions (numbered by beat) inside <details>, for
+// readers without JavaScript and for print. The stepper adds the controls (first, back,
 // play/pause, forward, last, a beat scrubber, a speed select, a beat
 // counter and a link button), which do nothing without it, and restores
 // each mark's title (words.go) when it is hovered or focused. The page
