@@ -200,6 +200,9 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		fl := ""
 		for bi := range u.state {
 			m, here := &u.state[bi][i], u.here[bi][i]
+			if bi > 0 && here == u.here[bi-1][i] && sameState(m, &u.state[bi-1][i]) {
+				continue // most marks, most beats: nothing to write
+			}
 			if bi == 0 || here != u.here[bi-1][i] || m.cls != u.state[bi-1][i].cls {
 				fl = flags(m, here, base)
 			}
@@ -241,6 +244,11 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		}
 	}
 	return titles, tracks
+}
+
+// sameState reports whether a mark has the same fields at two beats.
+func sameState(a, b *mark) bool {
+	return a.x == b.x && a.y == b.y && a.w == b.w && a.o == b.o && a.cls == b.cls && a.text == b.text && a.title == b.title
 }
 
 // figureJSON is the figure's JSON script: {"t": titles, "k": tracks}.
