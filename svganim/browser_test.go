@@ -187,7 +187,7 @@ func readFig(t testing.TB, ctx context.Context, id string) figState {
 func wantMarks(u *union, bi int) []string {
 	out := make([]string, len(u.marks))
 	for i := range u.marks {
-		m := &u.state[bi][i]
+		m, here := u.at(bi, i)
 		var texts []string
 		for k := 0; k < textCount[m.shape]; k++ {
 			texts = append(texts, m.text[k])
@@ -196,7 +196,7 @@ func wantMarks(u *union, bi int) []string {
 		if m.shape != shLabel && m.shape != shTickUp && m.shape != shTickDown {
 			w = itoa(m.w)
 		}
-		out[i] = classOf(m, !u.here[bi][i]) + "|translate(" + itoa(m.x) + "," + itoa(m.y) + ")|" + w + "|" + m.title + "|" + strings.Join(texts, "|")
+		out[i] = classOf(m, !here) + "|translate(" + itoa(m.x) + "," + itoa(m.y) + ")|" + w + "|" + m.title + "|" + strings.Join(texts, "|")
 	}
 	return out
 }

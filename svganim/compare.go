@@ -57,14 +57,11 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 			u.drop("beat")
 		}
 		at := min(poster, len(t.Beats)-1)
-		gone := make([]bool, len(u.marks))
-		for m, h := range u.here[at] {
-			gone[m] = !h
-		}
+		ms, gone := u.beat(at)
 		// A panel grows with its picture's width, so that side by side
 		// both are drawn at the same scale.
 		fmt.Fprintf(&view, `<div class="kf-panel" style="flex-grow:%d"><p class="kf-ptitle">%s</p>`, s.l.W, template.HTMLEscapeString(names[i]))
-		writeSVG(&view, s.l, names[i], u.state[at], gone, true)
+		writeSVG(&view, s.l, names[i], ms, gone, true)
 		view.WriteString(`</div>`)
 		// The stepper numbers the marks of both panels in document order,
 		// so the second panel's marks come after the first's.
@@ -142,10 +139,7 @@ func (u *union) drop(id string) {
 			continue
 		}
 		u.marks = append(u.marks[:i:i], u.marks[i+1:]...)
-		for bi := range u.state {
-			u.state[bi] = append(u.state[bi][:i:i], u.state[bi][i+1:]...)
-			u.here[bi] = append(u.here[bi][:i:i], u.here[bi][i+1:]...)
-		}
+		u.runs = append(u.runs[:i:i], u.runs[i+1:]...)
 		return
 	}
 }

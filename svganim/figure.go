@@ -70,11 +70,8 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	}
 	u := unite(s)
 	var buf bytes.Buffer
-	gone := make([]bool, len(u.marks))
-	for i, h := range u.here[poster] {
-		gone[i] = !h
-	}
-	writeSVG(&buf, s.l, d.Title, u.state[poster], gone, true)
+	ms, gone := u.beat(poster)
+	writeSVG(&buf, s.l, d.Title, ms, gone, true)
 	d.SVG = template.HTML(buf.String())
 	d.Tracks = template.JS(figureJSON(u.encode(s.l.CellW, 0)))
 	d.Caption = caption(&t.Beats[poster])

@@ -42,69 +42,107 @@ import (
 // The stepper derives the constants of "o" and "v" from the poster, where
 // the mark shows its values at the poster beat.
 
-// union is every mark of a trace with its state at every beat.
+// union is every mark of a trace with its state at every beat, kept as
+// each mark's changes: most marks stay the same for most beats, and a
+// figure at the limits has thousands of marks over hundreds of beats.
 type union struct {
-	marks []mark   // static fields (id, layer, shape, w, h) and beat-0 values
-	state [][]mark // state[bi][i]: mark i at beat index bi (absent: filled)
-	here  [][]bool // here[bi][i]: mark i is drawn at beat bi
+	marks []mark    // static fields (id, layer, shape, w, h) and first-appearance values
+	runs  [][]state // runs[i]: mark i's states, the first at beat 0, then one per change
+	beats int       // how many beats the trace has
+}
+
+// state is a mark's state from beat bi until its next state: drawn (here) or
+// absent, and its fields (an absent mark keeps those it last had).
+type state struct {
+	bi   int
+	here bool
+	m    mark
+}
+
+// at returns mark i's state at beat index bi and whether it is drawn then.
+func (u *union) at(bi, i int) (*mark, bool) {
+	rs := u.runs[i]
+	k := sort.Search(len(rs), func(k int) bool { return rs[k].bi > bi }) - 1
+	return &rs[k].m, rs[k].here
+}
+
+// beat returns every mark's state at beat index bi, in u.marks' order, and
+// which of them are absent then.
+func (u *union) beat(bi int) (ms []mark, gone []bool) {
+	ms, gone = make([]mark, len(u.marks)), make([]bool, len(u.marks))
+	for i := range u.marks {
+		m, here := u.at(bi, i)
+		ms[i], gone[i] = *m, !here
+	}
+	return ms, gone
 }
 
 // unite draws every beat of s and lines the marks up across beats. A mark
 // absent at a beat keeps the values of its nearest earlier appearance (or
 // of its first one, before it appears), so that appearing changes only its
-// class.
+// class. Beats are drawn in parallel (drawAll) and merged in beat order.
 func unite(s *scene) *union {
-	beats := make([][]mark, len(s.t.Beats))
 	index := map[string]int{}
 	var all []mark
-	for bi := range beats {
-		beats[bi] = s.draw(bi)
-		for _, m := range beats[bi] {
-			i, ok := index[m.id]
-			if !ok {
-				index[m.id] = len(all)
-				all = append(all, m)
-				continue
+	var runs [][]state
+	var prev []int // the marks drawn at the previous beat, in drawing order
+	var seen []int // seen[i]: 1 + the last beat index mark i was drawn at
+	s.drawAll(func(bi int, ms []mark) {
+		cur := make([]int, len(ms))
+		for j := range ms {
+			m := &ms[j]
+			// Beats draw their marks in much the same order: try the mark
+			// drawn at the same place the beat before.
+			i := -1
+			if j < len(prev) && all[prev[j]].id == m.id {
+				i = prev[j]
+			} else if k, ok := index[m.id]; ok {
+				i = k
 			}
-			if o := &all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
-				panic(fmt.Sprintf("svganim: mark %q changes its layer, shape or size between beats", m.id))
+			if i < 0 {
+				i = len(all)
+				index[m.id] = i
+				all = append(all, *m)
+				seen = append(seen, 0)
+				if bi == 0 {
+					runs = append(runs, []state{{0, true, *m}})
+				} else {
+					runs = append(runs, []state{{0, false, *m}, {bi, true, *m}})
+				}
+			} else {
+				if o := &all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
+					panic(fmt.Sprintf("svganim: mark %q changes its layer, shape or size between beats", m.id))
+				}
+				if seen[i] == bi+1 {
+					panic(fmt.Sprintf("svganim: mark %q is drawn twice at beat index %d", m.id, bi))
+				}
+				if r := &runs[i][len(runs[i])-1]; !r.here || r.m != *m {
+					runs[i] = append(runs[i], state{bi, true, *m})
+				}
+			}
+			seen[i] = bi + 1
+			cur[j] = i
+		}
+		// The marks drawn at the beat before and not at this one leave.
+		for _, i := range prev {
+			if seen[i] != bi+1 {
+				if r := &runs[i][len(runs[i])-1]; r.here {
+					runs[i] = append(runs[i], state{bi, false, r.m})
+				}
 			}
 		}
-	}
+		prev = cur
+	})
 	order := make([]int, len(all))
 	for i := range order {
 		order[i] = i
 	}
 	sort.Slice(order, func(a, b int) bool { return before(&all[order[a]], &all[order[b]]) })
-	u := &union{marks: make([]mark, len(all))}
-	pos := make([]int, len(all)) // old index → sorted position
+	u := &union{marks: make([]mark, len(all)), runs: make([][]state, len(all)), beats: len(s.t.Beats)}
 	for p, i := range order {
 		u.marks[p] = all[i]
-		pos[i] = p
+		u.runs[p] = runs[i]
 	}
-	for id, i := range index {
-		index[id] = pos[i]
-	}
-	u.state = make([][]mark, len(beats))
-	u.here = make([][]bool, len(beats))
-	for bi, ms := range beats {
-		st := make([]mark, len(u.marks))
-		here := make([]bool, len(u.marks))
-		if bi > 0 {
-			copy(st, u.state[bi-1])
-		} else {
-			copy(st, u.marks)
-		}
-		for _, m := range ms {
-			i := index[m.id]
-			st[i] = m
-			here[i] = true
-		}
-		u.state[bi] = st
-		u.here[bi] = here
-	}
-	// Before its first appearance a mark already wears the values it first
-	// appears with (the copy above gave it those through u.marks).
 	return u
 }
 
@@ -129,16 +167,17 @@ func flags(m *mark, here bool, base map[string]bool) string {
 
 // baseClasses is the set of classes mark i has at every beat.
 func (u *union) baseClasses(i int) map[string]bool {
+	rs := u.runs[i]
 	base := map[string]bool{}
-	for _, c := range strings.Fields(u.state[0][i].cls) {
+	for _, c := range strings.Fields(rs[0].m.cls) {
 		base[c] = true
 	}
-	for bi := 1; bi < len(u.state); bi++ {
-		if u.state[bi][i].cls == u.state[bi-1][i].cls {
-			continue // the same classes as the beat before
+	for k := 1; k < len(rs); k++ {
+		if rs[k].m.cls == rs[k-1].m.cls {
+			continue // the same classes as the run before
 		}
 		now := map[string]bool{}
-		for _, c := range strings.Fields(u.state[bi][i].cls) {
+		for _, c := range strings.Fields(rs[k].m.cls) {
 			now[c] = true
 		}
 		for c := range base {
@@ -153,11 +192,12 @@ func (u *union) baseClasses(i int) map[string]bool {
 // posMode chooses how mark i's position is tracked (see the track fields):
 // "v" or "o" when it follows its offset in steps of cw, else "p".
 func (u *union) posMode(i, cw int) string {
-	m0 := &u.state[0][i]
+	rs := u.runs[i]
+	m0 := &rs[0].m
 	follows, numbered, fixedY := m0.od && cw > 0, m0.od, true
 	prefix := strings.TrimSuffix(m0.text[0], itoa64(m0.o))
-	for bi := range u.state {
-		m := &u.state[bi][i]
+	for k := range rs {
+		m := &rs[k].m
 		fixedY = fixedY && m.y == m0.y
 		follows = follows && m.od && m.x-int(m.o)*cw == m0.x-int(m0.o)*cw
 		numbered = numbered && m.text[0] == prefix+itoa64(m.o)
@@ -176,7 +216,8 @@ func (u *union) posMode(i, cw int) string {
 // after the first's); cw is the layout's offset width (Layout.CellW).
 func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 	for i := range u.marks {
-		titles = append(titles, encodeTitle(u.state[0][i].title))
+		rs := u.runs[i]
+		titles = append(titles, encodeTitle(rs[0].m.title))
 		if untracked[u.marks[i].id] {
 			continue
 		}
@@ -188,9 +229,9 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		}
 		if u.marks[i].shape == shVeil {
 			fields[6] = "n"
-			for bi := range u.state {
-				if cw <= 0 || u.state[bi][i].w%cw != 0 {
-					panic(fmt.Sprintf("svganim: veil %q is %d wide, not a whole number of offsets of %d", u.marks[i].id, u.state[bi][i].w, cw))
+			for k := range rs {
+				if cw <= 0 || rs[k].m.w%cw != 0 {
+					panic(fmt.Sprintf("svganim: veil %q is %d wide, not a whole number of offsets of %d", u.marks[i].id, rs[k].m.w, cw))
 				}
 			}
 		}
@@ -198,12 +239,18 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		var last [7]any
 		var at [7]int
 		fl := ""
-		for bi := range u.state {
-			m, here := &u.state[bi][i], u.here[bi][i]
-			if bi > 0 && here == u.here[bi-1][i] && sameState(m, &u.state[bi-1][i]) {
-				continue // most marks, most beats: nothing to write
+		for k := range rs {
+			// Each run starts where something about the mark may have
+			// changed since the beat before, which is the run before.
+			bi, m, here := rs[k].bi, &rs[k].m, rs[k].here
+			var p *state
+			if k > 0 {
+				p = &rs[k-1]
+				if here == p.here && sameState(m, &p.m) {
+					continue
+				}
 			}
-			if bi == 0 || here != u.here[bi-1][i] || m.cls != u.state[bi-1][i].cls {
+			if p == nil || here != p.here || m.cls != p.m.cls {
 				fl = flags(m, here, base)
 			}
 			for f, name := range fields {
@@ -220,7 +267,7 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 				case "0", "1", "2":
 					v = m.text[name[0]-'0']
 				case "t":
-					if bi > 0 && m.title == u.state[bi-1][i].title {
+					if p != nil && m.title == p.m.title {
 						continue
 					}
 					v = encodeTitle(m.title)
@@ -228,7 +275,7 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 					v = m.w / cw
 				}
 				switch {
-				case bi == 0:
+				case p == nil:
 					cur[f] = []any{first + i, name, v}
 				case v != last[f]:
 					cur[f] = append(cur[f], bi-at[f], v)

@@ -45,8 +45,8 @@ func newStepperModel(t *testing.T, u *union, cw, poster int, data []byte) *stepp
 	t.Helper()
 	m := &stepperModel{cw: cw}
 	for i := range u.marks {
-		mk := &u.state[poster][i]
-		m.class = append(m.class, classOf(mk, !u.here[poster][i]))
+		mk, here := u.at(poster, i)
+		m.class = append(m.class, classOf(mk, !here))
 		m.x, m.y = append(m.x, mk.x), append(m.y, mk.y)
 		m.texts = append(m.texts, append([]string(nil), mk.text[:textCount[mk.shape]]...))
 		m.widths = append(m.widths, mk.w)

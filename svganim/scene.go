@@ -2,6 +2,7 @@ package svganim
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -90,6 +91,69 @@ type scene struct {
 	// consumer caches what consumer member rows read from the whole
 	// trace (consumer.go); built on first use.
 	consumer *consumerMemo
+	// reuse, when set, remembers marks drawn before from the same inputs,
+	// so that drawing beat after beat builds the strings of only what
+	// changed; drawAll gives each drawing goroutine its own.
+	reuse *reuse
+}
+
+// reuse holds marks already drawn, keyed by everything they are drawn
+// from, and the strings a replica's marks always have. Logs and finished
+// share records only grow (or are truncated), so at most beats nearly
+// every cell and verdict disc is one drawn before.
+type reuse struct {
+	cells    map[cellKey]mark
+	verdicts map[verdictKey]mark
+	replicas map[[2]int]*replicaText
+}
+
+func newReuse() *reuse {
+	return &reuse{cells: map[cellKey]mark{}, verdicts: map[verdictKey]mark{}, replicas: map[[2]int]*replicaText{}}
+}
+
+// cellKey is what a log cell is drawn from.
+type cellKey struct{ broker, partition, offset, record, epoch int }
+
+// verdictKey is what a share verdict disc is drawn from (rec is -1 when
+// the leader's log does not hold the offset).
+type verdictKey struct {
+	group           string
+	si, side, x, y  int
+	partition, rec  int
+	offset          int64
+	state, finisher string
+	deliveries      int
+}
+
+// replicaText is what the marks of one replica's row always say.
+type replicaText struct {
+	id, pl, cell       string // "b1-p0", "pl-b1-p0", "c-b1-p0-"
+	where, label       string // "p0 on broker 1", "p0"
+	plTitle            string
+	prTitle, veilTitle string
+	hwTitle, leoTitle  string
+}
+
+// replicaText returns the strings of broker's replica of partition.
+func (s *scene) replicaText(broker, partition int) *replicaText {
+	if s.reuse != nil {
+		if rt := s.reuse.replicas[[2]int{broker, partition}]; rt != nil {
+			return rt
+		}
+	}
+	bid, pid := itoa(broker), itoa(partition)
+	where := "p" + pid + " on broker " + bid
+	id := "b" + bid + "-p" + pid
+	rt := &replicaText{id: id, pl: "pl-" + id, cell: "c-" + id + "-", where: where, label: "p" + pid,
+		plTitle:   "partition " + pid + " on broker " + bid,
+		prTitle:   "broker " + bid + "'s role for p" + pid + " (eN: leader epoch) and whether the high watermark waits for it (ISR)",
+		veilTitle: where + " at or above the high watermark: not yet readable",
+		hwTitle:   "high watermark of " + where + " — consumers read below it",
+		leoTitle:  "log end offset of " + where + " — its next record goes here"}
+	if s.reuse != nil {
+		s.reuse.replicas[[2]int{broker, partition}] = rt
+	}
+	return rt
 }
 
 func newScene(t *sim.Trace) *scene {
@@ -145,20 +209,7 @@ func (s *scene) keyName(rec int) string {
 // draw returns the marks of beat index bi (an index into t.Beats), sorted
 // for writing.
 func (s *scene) draw(bi int) []mark {
-	b := &s.t.Beats[bi]
-	var ms []mark
-	add := func(m mark) { ms = append(ms, m) }
-
-	add(mark{id: "beat", layer: layerTop, shape: shLabel, cls: "kf-counter",
-		x: s.l.W - pad, y: s.l.Counter.Y + 15,
-		text:  [3]string{"beat " + itoa(b.Beat) + " / " + itoa(s.last)},
-		title: "the beat shown; one beat is the time a message takes to cross"})
-
-	s.drawRail(b, add)
-	s.drawLanes(b, add)
-	for gi := range s.l.Groups {
-		s.drawGroup(b, gi, add)
-	}
+	ms := s.drawInto(bi, nil)
 	// Sort positions rather than the marks themselves: a mark is large,
 	// and a stable sort moves its elements many times.
 	order := make([]int, len(ms))
@@ -173,6 +224,93 @@ func (s *scene) draw(bi int) []mark {
 		sorted[i] = ms[j]
 	}
 	return sorted
+}
+
+// drawInto appends the marks of beat index bi to ms in drawing order (not
+// sorted) and returns the result.
+func (s *scene) drawInto(bi int, ms []mark) []mark {
+	b := &s.t.Beats[bi]
+	add := func(m mark) { ms = append(ms, m) }
+
+	add(mark{id: "beat", layer: layerTop, shape: shLabel, cls: "kf-counter",
+		x: s.l.W - pad, y: s.l.Counter.Y + 15,
+		text:  [3]string{"beat " + itoa(b.Beat) + " / " + itoa(s.last)},
+		title: "the beat shown; one beat is the time a message takes to cross"})
+
+	s.drawRail(b, add)
+	s.drawLanes(b, add)
+	for gi := range s.l.Groups {
+		s.drawGroup(b, gi, add)
+	}
+	return ms
+}
+
+// drawAll draws every beat of the trace and hands each to merge, in beat
+// order, as a list that merge must not keep. Beats are drawn by up to
+// GOMAXPROCS goroutines at once, a few beats ahead of merge, which runs on
+// the caller's goroutine; a panic while drawing reaches the caller when
+// merge gets to that beat, so the result never depends on the schedule.
+func (s *scene) drawAll(merge func(bi int, ms []mark)) {
+	n := len(s.t.Beats)
+	w := min(runtime.GOMAXPROCS(0), n/8)
+	if w <= 1 {
+		ws := *s
+		ws.reuse = newReuse()
+		var ms []mark
+		for bi := range n {
+			ms = ws.drawInto(bi, ms[:0])
+			merge(bi, ms)
+		}
+		return
+	}
+	s.memo() // built now, as the drawing goroutines only read it
+	// Beat bi is drawn by worker bi mod w into slot bi mod len(slots); as
+	// len(slots) is a multiple of w, a slot always belongs to one worker,
+	// which waits for merge to free it before drawing the next beat there.
+	type slot struct {
+		ms    []mark
+		fault any // what drawing this beat panicked with
+		ready chan struct{}
+		free  chan struct{}
+	}
+	slots := make([]slot, 4*w)
+	for i := range slots {
+		slots[i].ready, slots[i].free = make(chan struct{}, 1), make(chan struct{}, 1)
+		slots[i].free <- struct{}{}
+	}
+	quit := make(chan struct{})
+	defer close(quit)
+	for k := range w {
+		ws := *s // a scene of its own, to remember its own marks in
+		ws.reuse = newReuse()
+		go func() {
+			for bi := k; bi < n; bi += w {
+				sl := &slots[bi%len(slots)]
+				select {
+				case <-sl.free:
+				case <-quit:
+					return
+				}
+				func() {
+					defer func() { sl.fault = recover() }()
+					sl.ms = ws.drawInto(bi, sl.ms[:0])
+				}()
+				sl.ready <- struct{}{}
+				if sl.fault != nil {
+					return
+				}
+			}
+		}()
+	}
+	for bi := range n {
+		sl := &slots[bi%len(slots)]
+		<-sl.ready
+		if sl.fault != nil {
+			panic(sl.fault)
+		}
+		merge(bi, sl.ms)
+		sl.free <- struct{}{}
+	}
 }
 
 // stageWords explains each producer stage in a card's title.
@@ -314,13 +452,11 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 
 func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br sim.Broker, row Row, add func(mark)) {
 	l := s.l
-	bid, pid := itoa(broker), itoa(p.Partition)
-	where := "p" + pid + " on broker " + bid
-	id := "b" + bid + "-p" + pid
+	rt := s.replicaText(broker, p.Partition)
 	x0 := row.Box.X
-	add(mark{id: "pl-" + id, layer: layerLabel, shape: shBox, cls: "kf-plabel",
-		x: x0, y: row.CellsY, w: 24, h: cellH, text: [3]string{"p" + pid},
-		title: "partition " + pid + " on broker " + bid})
+	add(mark{id: rt.pl, layer: layerLabel, shape: shBox, cls: "kf-plabel",
+		x: x0, y: row.CellsY, w: 24, h: cellH, text: [3]string{rt.label},
+		title: rt.plTitle})
 
 	inISR := false
 	for _, r := range p.ISR {
@@ -343,21 +479,30 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		isr = "offline"
 		rcls += " kf-down"
 	}
-	rtitle := "broker " + bid + "'s role for p" + pid + " (eN: leader epoch) and whether the high watermark waits for it (ISR)"
-	add(mark{id: "pr-" + id, layer: layerLabel, shape: shStack, cls: rcls,
-		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: rtitle})
+	add(mark{id: "pr-" + rt.id, layer: layerLabel, shape: shStack, cls: rcls,
+		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: rt.prTitle})
 
 	cw := l.CellW
 	showLabel := cw >= 14
 	for o, e := range rep.Log {
-		cls := "kf-cell " + s.keyClass(e.Record)
+		k := cellKey{broker, p.Partition, o, e.Record, e.Epoch}
+		if s.reuse != nil {
+			if m, ok := s.reuse.cells[k]; ok {
+				add(m)
+				continue
+			}
+		}
 		lbl := ""
 		if showLabel {
 			lbl = s.keyLabel(e.Record)
 		}
-		add(mark{id: "c-" + id + "-" + itoa(o), layer: layerCell, shape: shCell, cls: cls,
+		m := mark{id: rt.cell + itoa(o), layer: layerCell, shape: shCell, cls: "kf-cell " + s.keyClass(e.Record),
 			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
-			title: where + " offset " + itoa(o) + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", epoch " + itoa(e.Epoch)})
+			title: rt.where + " offset " + itoa(o) + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", epoch " + itoa(e.Epoch)}
+		if s.reuse != nil {
+			s.reuse.cells[k] = m
+		}
+		add(m)
 	}
 	// The veil covers the offsets from the high watermark to the log end
 	// offset: in the log, not yet visible to consumers. It moves and
@@ -367,17 +512,17 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	if veil < 0 {
 		veil = 0
 	}
-	add(mark{id: "vl-" + id, layer: layerVeil, shape: shVeil, cls: "kf-veil",
+	add(mark{id: "vl-" + rt.id, layer: layerVeil, shape: shVeil, cls: "kf-veil",
 		x: row.CellsX + int(rep.HighWatermark)*cw, y: row.CellsY, w: veil * cw, h: cellH, o: rep.HighWatermark, od: true,
-		title: where + " at or above the high watermark: not yet readable"})
-	add(mark{id: "hw-" + id, layer: layerTick, shape: shTickUp, cls: "kf-hw",
+		title: rt.veilTitle})
+	add(mark{id: "hw-" + rt.id, layer: layerTick, shape: shTickUp, cls: "kf-hw",
 		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: rep.HighWatermark, od: true,
 		text:  [3]string{"HW " + itoa64(rep.HighWatermark)},
-		title: "high watermark of " + where + " — consumers read below it"})
-	add(mark{id: "leo-" + id, layer: layerTick, shape: shTickDown, cls: "kf-leo",
+		title: rt.hwTitle})
+	add(mark{id: "leo-" + rt.id, layer: layerTick, shape: shTickDown, cls: "kf-leo",
 		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6, o: rep.LogEndOffset, od: true,
 		text:  [3]string{"LEO " + itoa64(rep.LogEndOffset)},
-		title: "log end offset of " + where + " — its next record goes here"})
+		title: rt.leoTitle})
 }
 
 // drawGroup draws one group lane; its kind decides what the rows show.

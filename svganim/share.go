@@ -124,6 +124,19 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		return " " + s.keyClass(id), " (record " + itoa(id) + ", key " + s.keyName(id) + ")"
 	}
 	verdict := func(r sim.ShareRecord) {
+		// A finished record's disc stays the same beat after beat.
+		rec := -1
+		if r.Offset >= 0 && r.Offset < int64(len(log)) {
+			rec = log[r.Offset].Record
+		}
+		k := verdictKey{group: group, si: si, side: side, x: row.CellsX, y: row.CellsY, partition: gp.Partition,
+			rec: rec, offset: r.Offset, state: r.State, finisher: r.Finisher, deliveries: r.DeliveryCount}
+		if s.reuse != nil {
+			if m, ok := s.reuse.verdicts[k]; ok {
+				add(m)
+				return
+			}
+		}
 		o := itoa64(r.Offset)
 		cls, what := "kf-verdict kf-v-archived", "archived after "+plural(r.DeliveryCount, "delivery", "deliveries")+
 			": it reached group.share.delivery.count.limit, or was rejected"
@@ -131,10 +144,14 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 			cls = "kf-verdict kf-acked " + memberColour(group, r.Finisher)
 			what = "acknowledged by " + r.Finisher + " after " + plural(r.DeliveryCount, "delivery", "deliveries")
 		}
-		kc, rec := keyed(r.Offset)
-		add(mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
+		kc, recWords := keyed(r.Offset)
+		m := mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
 			x: dvX(r.Offset), y: row.CellsY - dv/2, w: dv, h: dv,
-			title: "share group " + group + ", " + where + o + rec + ": " + what})
+			title: "share group " + group + ", " + where + o + recWords + ": " + what}
+		if s.reuse != nil {
+			s.reuse.verdicts[k] = m
+		}
+		add(m)
 	}
 	for _, r := range gp.Finished {
 		verdict(r)

@@ -37,9 +37,10 @@ func TestTitlesRoundTrip(t *testing.T) {
 	var raw, coded int
 	for _, nt := range allTraces(t) {
 		u := unite(newScene(nt.t))
-		for bi := range u.state {
-			for i := range u.state[bi] {
-				s := u.state[bi][i].title
+		for bi := 0; bi < u.beats; bi++ {
+			for i := range u.marks {
+				m, _ := u.at(bi, i)
+				s := m.title
 				e := encodeTitle(s)
 				if got := decodeTitle(e); got != s {
 					t.Fatalf("%s: title %q comes back as %q", nt.name, s, got)
