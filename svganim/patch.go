@@ -85,25 +85,32 @@ func unite(s *scene) *union {
 	index := map[string]int{}
 	var all []mark
 	var runs [][]state
-	var prev []int // the marks drawn at the previous beat, in drawing order
-	var seen []int // seen[i]: 1 + the last beat index mark i was drawn at
+	var prev, cur []int // the marks drawn at the previous and this beat, in drawing order
+	var seen []int      // seen[i]: 1 + the last beat index mark i was drawn at
+	var pos []int       // pos[i]: where in its beat's drawing order mark i was then
 	s.drawAll(func(bi int, ms []mark) {
-		cur := make([]int, len(ms))
+		cur = cur[:0]
+		shift := 0
 		for j := range ms {
 			m := &ms[j]
 			// Beats draw their marks in much the same order: try the mark
-			// drawn at the same place the beat before.
+			// drawn at the same place the beat before, give or take the
+			// marks that came or went since.
 			i := -1
-			if j < len(prev) && all[prev[j]].id == m.id {
-				i = prev[j]
+			if q := j + shift; q >= 0 && q < len(prev) && all[prev[q]].id == m.id {
+				i = prev[q]
 			} else if k, ok := index[m.id]; ok {
 				i = k
+				if seen[i] == bi {
+					shift = pos[i] - j
+				}
 			}
 			if i < 0 {
 				i = len(all)
 				index[m.id] = i
 				all = append(all, *m)
 				seen = append(seen, 0)
+				pos = append(pos, 0)
 				if bi == 0 {
 					runs = append(runs, []state{{0, true, *m}})
 				} else {
@@ -120,8 +127,8 @@ func unite(s *scene) *union {
 					runs[i] = append(runs[i], state{bi, true, *m})
 				}
 			}
-			seen[i] = bi + 1
-			cur[j] = i
+			seen[i], pos[i] = bi+1, j
+			cur = append(cur, i)
 		}
 		// The marks drawn at the beat before and not at this one leave.
 		for _, i := range prev {
@@ -131,7 +138,7 @@ func unite(s *scene) *union {
 				}
 			}
 		}
-		prev = cur
+		prev, cur = cur, prev
 	})
 	order := make([]int, len(all))
 	for i := range order {

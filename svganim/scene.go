@@ -102,17 +102,42 @@ type scene struct {
 // share records only grow (or are truncated), so at most beats nearly
 // every cell and verdict disc is one drawn before.
 type reuse struct {
-	cells    map[cellKey]mark
-	verdicts map[verdictKey]mark
+	verdicts map[[2]int][]drawnVerdict // by share group index and partition, then offset
 	replicas map[[2]int]*replicaText
+	numbered map[string][]string // prefix → prefix + offset, by offset
 }
 
 func newReuse() *reuse {
-	return &reuse{cells: map[cellKey]mark{}, verdicts: map[verdictKey]mark{}, replicas: map[[2]int]*replicaText{}}
+	return &reuse{verdicts: map[[2]int][]drawnVerdict{}, replicas: map[[2]int]*replicaText{}, numbered: map[string][]string{}}
 }
 
-// cellKey is what a log cell is drawn from.
-type cellKey struct{ broker, partition, offset, record, epoch int }
+// numbered returns prefix followed by n, such as "HW 3", remembering the
+// strings when s reuses marks.
+func (s *scene) numbered(prefix string, n int64) string {
+	if s.reuse == nil || n < 0 || n > 1<<16 {
+		return prefix + itoa64(n)
+	}
+	ns := s.reuse.numbered[prefix]
+	for int64(len(ns)) <= n {
+		ns = append(ns, prefix+itoa(len(ns)))
+	}
+	s.reuse.numbered[prefix] = ns
+	return ns[n]
+}
+
+// drawnVerdict is a verdict disc drawn before, with what it was drawn from.
+type drawnVerdict struct {
+	ok bool
+	k  verdictKey
+	m  mark
+}
+
+// drawnCell is a log cell drawn before, with the entry it was drawn from.
+type drawnCell struct {
+	ok bool
+	e  sim.Entry
+	m  mark
+}
 
 // verdictKey is what a share verdict disc is drawn from (rec is -1 when
 // the leader's log does not hold the offset).
@@ -127,8 +152,10 @@ type verdictKey struct {
 
 // replicaText is what the marks of one replica's row always say.
 type replicaText struct {
-	id, pl, cell       string // "b1-p0", "pl-b1-p0", "c-b1-p0-"
-	where, label       string // "p0 on broker 1", "p0"
+	id, pl, cell       string      // "b1-p0", "pl-b1-p0", "c-b1-p0-"
+	pr, vl, hw, leo    string      // the other marks' ids
+	cells              []drawnCell // by offset, when s reuses marks
+	where, label       string      // "p0 on broker 1", "p0"
 	plTitle            string
 	prTitle, veilTitle string
 	hwTitle, leoTitle  string
@@ -145,6 +172,7 @@ func (s *scene) replicaText(broker, partition int) *replicaText {
 	where := "p" + pid + " on broker " + bid
 	id := "b" + bid + "-p" + pid
 	rt := &replicaText{id: id, pl: "pl-" + id, cell: "c-" + id + "-", where: where, label: "p" + pid,
+		pr: "pr-" + id, vl: "vl-" + id, hw: "hw-" + id, leo: "leo-" + id,
 		plTitle:   "partition " + pid + " on broker " + bid,
 		prTitle:   "broker " + bid + "'s role for p" + pid + " (eN: leader epoch) and whether the high watermark waits for it (ISR)",
 		veilTitle: where + " at or above the high watermark: not yet readable",
@@ -479,18 +507,15 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		isr = "offline"
 		rcls += " kf-down"
 	}
-	add(mark{id: "pr-" + rt.id, layer: layerLabel, shape: shStack, cls: rcls,
+	add(mark{id: rt.pr, layer: layerLabel, shape: shStack, cls: rcls,
 		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: rt.prTitle})
 
 	cw := l.CellW
 	showLabel := cw >= 14
 	for o, e := range rep.Log {
-		k := cellKey{broker, p.Partition, o, e.Record, e.Epoch}
-		if s.reuse != nil {
-			if m, ok := s.reuse.cells[k]; ok {
-				add(m)
-				continue
-			}
+		if o < len(rt.cells) && rt.cells[o].ok && rt.cells[o].e == e {
+			add(rt.cells[o].m)
+			continue
 		}
 		lbl := ""
 		if showLabel {
@@ -500,7 +525,10 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
 			title: rt.where + " offset " + itoa(o) + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", epoch " + itoa(e.Epoch)}
 		if s.reuse != nil {
-			s.reuse.cells[k] = m
+			if o >= len(rt.cells) {
+				rt.cells = append(rt.cells, make([]drawnCell, o+1-len(rt.cells))...)
+			}
+			rt.cells[o] = drawnCell{true, e, m}
 		}
 		add(m)
 	}
@@ -512,16 +540,16 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	if veil < 0 {
 		veil = 0
 	}
-	add(mark{id: "vl-" + rt.id, layer: layerVeil, shape: shVeil, cls: "kf-veil",
+	add(mark{id: rt.vl, layer: layerVeil, shape: shVeil, cls: "kf-veil",
 		x: row.CellsX + int(rep.HighWatermark)*cw, y: row.CellsY, w: veil * cw, h: cellH, o: rep.HighWatermark, od: true,
 		title: rt.veilTitle})
-	add(mark{id: "hw-" + rt.id, layer: layerTick, shape: shTickUp, cls: "kf-hw",
+	add(mark{id: rt.hw, layer: layerTick, shape: shTickUp, cls: "kf-hw",
 		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: rep.HighWatermark, od: true,
-		text:  [3]string{"HW " + itoa64(rep.HighWatermark)},
+		text:  [3]string{s.numbered("HW ", rep.HighWatermark)},
 		title: rt.hwTitle})
-	add(mark{id: "leo-" + rt.id, layer: layerTick, shape: shTickDown, cls: "kf-leo",
+	add(mark{id: rt.leo, layer: layerTick, shape: shTickDown, cls: "kf-leo",
 		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6, o: rep.LogEndOffset, od: true,
-		text:  [3]string{"LEO " + itoa64(rep.LogEndOffset)},
+		text:  [3]string{s.numbered("LEO ", rep.LogEndOffset)},
 		title: rt.leoTitle})
 }
 

@@ -123,6 +123,10 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		id := log[o].Record
 		return " " + s.keyClass(id), " (record " + itoa(id) + ", key " + s.keyName(id) + ")"
 	}
+	var drawn []drawnVerdict // the discs drawn before, by offset
+	if s.reuse != nil {
+		drawn = s.reuse.verdicts[[2]int{si, gp.Partition}]
+	}
 	verdict := func(r sim.ShareRecord) {
 		// A finished record's disc stays the same beat after beat.
 		rec := -1
@@ -131,11 +135,9 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		}
 		k := verdictKey{group: group, si: si, side: side, x: row.CellsX, y: row.CellsY, partition: gp.Partition,
 			rec: rec, offset: r.Offset, state: r.State, finisher: r.Finisher, deliveries: r.DeliveryCount}
-		if s.reuse != nil {
-			if m, ok := s.reuse.verdicts[k]; ok {
-				add(m)
-				return
-			}
+		if o := r.Offset; o >= 0 && o < int64(len(drawn)) && drawn[o].ok && drawn[o].k == k {
+			add(drawn[o].m)
+			return
 		}
 		o := itoa64(r.Offset)
 		cls, what := "kf-verdict kf-v-archived", "archived after "+plural(r.DeliveryCount, "delivery", "deliveries")+
@@ -148,8 +150,11 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		m := mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
 			x: dvX(r.Offset), y: row.CellsY - dv/2, w: dv, h: dv,
 			title: "share group " + group + ", " + where + o + recWords + ": " + what}
-		if s.reuse != nil {
-			s.reuse.verdicts[k] = m
+		if s.reuse != nil && r.Offset >= 0 && r.Offset < 1<<20 {
+			if n := int(r.Offset) + 1; n > len(drawn) {
+				drawn = append(drawn, make([]drawnVerdict, n-len(drawn))...)
+			}
+			drawn[r.Offset] = drawnVerdict{true, k, m}
 		}
 		add(m)
 	}
@@ -206,6 +211,9 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		add(mark{id: "wb-" + base + "-" + itoa64(r.Offset), layer: layerTick, shape: shCell, cls: "kf-wbar" + sg,
 			x: cellX(r.Offset), y: row.CellsY + cellH + 1 + si*(shareBarH+1), w: cw, h: shareBarH,
 			title: "share group " + group + ": p" + pid + " offset " + itoa64(r.Offset) + " is in flight (at or after the start offset, handed out at least once)"})
+	}
+	if s.reuse != nil {
+		s.reuse.verdicts[[2]int{si, gp.Partition}] = drawn
 	}
 }
 
