@@ -1,7 +1,10 @@
 package svganim
 
 import (
+	"cmp"
 	"encoding/json"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -180,5 +183,76 @@ func TestTracksReproduceEveryBeat(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDrawAllMatchesDraw: drawing every beat at once — in parallel, with
+// cells and verdict discs remembered from earlier beats — hands merge each
+// beat in order with exactly the marks drawing that beat alone gives, at
+// one goroutine and at several.
+func TestDrawAllMatchesDraw(t *testing.T) {
+	for _, procs := range []int{1, 4} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, nt := range allTraces(t) {
+			s := newScene(nt.t)
+			next := 0
+			s.drawAll(func(bi int, ms []mark) {
+				if bi != next {
+					t.Fatalf("%s at GOMAXPROCS %d: beat index %d merged when %d was due", nt.name, procs, bi, next)
+				}
+				next++
+				got := slices.Clone(ms)
+				slices.SortStableFunc(got, func(a, b mark) int {
+					return cmp.Or(cmp.Compare(a.layer, b.layer), strings.Compare(a.id, b.id))
+				})
+				if want := s.draw(bi); !slices.Equal(got, want) {
+					t.Errorf("%s at GOMAXPROCS %d beat %d: drawAll's marks differ from draw's", nt.name, procs, bi)
+				}
+			})
+			if next != len(nt.t.Beats) {
+				t.Errorf("%s at GOMAXPROCS %d: %d of %d beats merged", nt.name, procs, next, len(nt.t.Beats))
+			}
+		}
+	}
+}
+
+// TestDrawAllPanicReachesCaller: a broken invariant while drawing a beat
+// on another goroutine panics in drawAll's caller (where the site turns it
+// into an internal error at the fence), after every earlier beat merged.
+func TestDrawAllPanicReachesCaller(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	traces := allTraces(t)
+	long := traces[0]
+	for _, nt := range traces {
+		if len(nt.t.Beats) > len(long.t.Beats) {
+			long = nt
+		}
+	}
+	s := newScene(long.t)
+	s.keys = nil // every keyed mark now indexes past the end
+	first := -1
+	for bi, b := range long.t.Beats {
+		for _, p := range b.Partitions {
+			for _, r := range p.Replicas {
+				if len(r.Log) > 0 && first < 0 {
+					first = bi
+				}
+			}
+		}
+	}
+	if first < 0 {
+		t.Fatalf("%s never has a record in a log", long.name)
+	}
+	merged := 0
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("drawAll did not panic on %s", long.name)
+			}
+		}()
+		s.drawAll(func(bi int, ms []mark) { merged++ })
+	}()
+	if merged > first {
+		t.Errorf("%d beats merged; the first with a record in a log is beat index %d", merged, first)
 	}
 }
