@@ -41,7 +41,7 @@ func describe(e Event) string {
 	case "unknown":
 		return rec + " U: leader changed before the response arrived"
 	case "lost":
-		return rec + " L: truncated away"
+		return rec + " L: acknowledged, but the new leader's log does not hold it"
 	case "lost-on-ack":
 		return rec + " acknowledged (acks=" + e.Detail + "), but L: the new leader's log does not hold it"
 	case "replicate":
