@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/svganim"
 	"github.com/kafkaflow/kflowgen/templates"
 	"github.com/yuin/goldmark"
 )
@@ -219,6 +220,9 @@ func Generate(o Options) (*Site, error) {
 		return nil, err
 	}
 	s.Files = append(s.Files, assets...)
+	// kf-words.js is generated from the renderer's own tables, so the
+	// phrases a figure's titles are coded against can never drift from it.
+	s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.WordsFile, Data: svganim.WordsJS()})
 	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	return s, nil
 }
@@ -276,7 +280,8 @@ func renderBody(md goldmark.Markdown, pg *Page) (template.HTML, error) {
 }
 
 // readAssets copies every *.css and *.js file at the top of the templates
-// folder into AssetDir.
+// folder into AssetDir, except svganim.WordsFile, which Generate writes
+// from svganim.WordsJS.
 func readAssets(tfs fs.FS) ([]File, error) {
 	entries, err := fs.ReadDir(tfs, ".")
 	if err != nil {
@@ -285,7 +290,7 @@ func readAssets(tfs fs.FS) ([]File, error) {
 	var files []File
 	for _, e := range entries {
 		ext := path.Ext(e.Name())
-		if e.IsDir() || (ext != ".css" && ext != ".js") || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || (ext != ".css" && ext != ".js") || strings.HasPrefix(e.Name(), ".") || e.Name() == svganim.WordsFile {
 			continue
 		}
 		b, err := fs.ReadFile(tfs, e.Name())

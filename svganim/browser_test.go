@@ -55,10 +55,7 @@ func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	words, err := os.ReadFile(filepath.Join("..", "templates", "kf-words.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	words := WordsJS()
 	var page strings.Builder
 	page.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
 		`<title>figures</title><link rel="stylesheet" href="figure.css"><style>body{font-family:system-ui;max-width:60em;margin:1em auto;padding:0 .5em}` +

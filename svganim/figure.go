@@ -41,7 +41,7 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // counter and a link button), which do nothing without it, and restores
 // each mark's title (words.go) when it is hovered or focused. The page
 // must load templates/stepper.js and templates/figure.css, with
-// templates/kf-words.js beside stepper.js. Every user string (title, keys,
+// kf-words.js (WordsJS, written by the site) beside stepper.js. Every user string (title, keys,
 // group and member names, event texts) is escaped. The error reports an
 // invalid Options.ID, an empty or misnumbered trace, or a poster beat
 // outside it.

@@ -3,6 +3,7 @@ package svganim
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,8 +34,13 @@ func TestPreview(t *testing.T) {
 		b.WriteString("<h2>" + nt.name + "</h2>\n")
 		b.Write(fig)
 	}
-	b.WriteString(`<script src="` + assets + `/kf-words.js"></script><script src="` + assets + `/stepper.js"></script></body></html>`)
+	b.WriteString(`<script src="` + WordsFile + `"></script><script src="` + assets + `/stepper.js"></script></body></html>`)
 	if err := os.WriteFile(*preview, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The words file is generated, not kept in templates/: write it beside
+	// the page.
+	if err := os.WriteFile(filepath.Join(filepath.Dir(*preview), WordsFile), WordsJS(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

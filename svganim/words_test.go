@@ -1,29 +1,6 @@
 package svganim
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
-
-// TestWordsFile keeps templates/kf-words.js, which the stepper loads to
-// restore titles, equal to the phrases the renderer encodes with
-// (go test ./svganim -run Words -update rewrites it).
-func TestWordsFile(t *testing.T) {
-	path := filepath.Join("..", "templates", "kf-words.js")
-	if *update {
-		if err := os.WriteFile(path, WordsJS(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != string(WordsJS()) {
-		t.Errorf("%s is not WordsJS(); run go test ./svganim -run Words -update", path)
-	}
-}
+import "testing"
 
 // TestTitlesRoundTrip: every title of every figure the tests draw comes
 // back unchanged from its encoding, "~" in user strings included, and the
