@@ -51,6 +51,12 @@ func describe(e Event) string {
 		return b + " fetched " + p + " offsets " + i64(e.Offset) + "–" + i64(e.Offset+e.Value-1) +
 			" (records " + e.Detail + ") from leader " + strconv.Itoa(e.Epoch)
 	case "truncate":
+		if e.Epoch < 0 {
+			// The leader's epoch cache holds no epoch at or below the
+			// follower's last fetched one: nothing the follower has is
+			// known to match.
+			return b + " truncated " + p + " to offset " + i64(e.Offset) + " (no leader epoch in common with the leader's log)"
+		}
 		return b + " truncated " + p + " to offset " + i64(e.Offset) + " (diverged at epoch " + strconv.Itoa(e.Epoch) + ")"
 	case "isr-shrink":
 		return p + " ISR " + e.Detail + ": " + b + " not caught up for " + plural(e.Value, "beat")
