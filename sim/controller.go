@@ -131,7 +131,7 @@ func (e *engine) changeLeader(p *partition, nb, cause int, why string) {
 	e.prod.onLeaderChange(e, p)
 	e.becomeLeader(p, nb)
 	e.prod.onNewLeaderLog(e, p)
-	e.maybeIncrementLeaderHW(p)
+	e.maybeIncrementLeaderHW(p, "the new leader's ISR is itself alone")
 }
 
 // becomeLeader is Partition.makeLeader for broker b at p's current epoch:
@@ -272,7 +272,7 @@ func (e *engine) maybeCompleteReassignment(p *partition) bool {
 	if contains(removing, p.leader) {
 		e.electLeader(p, p.leader, "removed")
 	} else {
-		e.maybeIncrementLeaderHW(p)
+		e.maybeIncrementLeaderHW(p, "the reassignment dropped the replicas it removed")
 	}
 	for _, b := range removing {
 		p.reps[b] = nil

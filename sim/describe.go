@@ -28,6 +28,9 @@ func describe(e Event) string {
 		return b + " refused " + rec + " for " + p + ": NOT_ENOUGH_REPLICAS (ISR " + e.Detail +
 			" below min.insync.replicas " + i64(e.Value) + ")"
 	case "hw":
+		if e.Detail != "" {
+			return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value) + ": " + e.Detail
+		}
 		return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value)
 	case "hw-new-leader":
 		return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value) + ": new leader " + strconv.Itoa(e.Broker) +

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // partition is one partition of the topic: the controller's view
 // (PartitionRegistration: assignment, leader, leader epoch, ISR) together
@@ -202,8 +205,9 @@ func (p *partition) leaderRep() *replica {
 // offset of every follower in the ISR, and of every follower outside it
 // that is caught up and eligible to join (online); an unknown log end offset
 // (−1) prevents any increase. The high watermark only ever increases. It
-// reports whether it moved.
-func (e *engine) maybeIncrementLeaderHW(p *partition) bool {
+// reports whether it moved; why says what let it move, in words for the
+// event ("broker 2 fetched from offset 3").
+func (e *engine) maybeIncrementLeaderHW(p *partition, why string) bool {
 	if p.leader == 0 || e.isUnderMinIsr(p) {
 		return false
 	}
@@ -225,7 +229,7 @@ func (e *engine) maybeIncrementLeaderHW(p *partition) bool {
 	if cand <= p.hw {
 		return false
 	}
-	e.emit(Event{Kind: "hw", Partition: p.id, Offset: p.hw, Value: cand})
+	e.emit(Event{Kind: "hw", Partition: p.id, Offset: p.hw, Value: cand, Detail: why})
 	p.hw = cand
 	lr.hw = cand
 	return true
@@ -311,7 +315,11 @@ func (e *engine) handleProduce(m *message) {
 	lr.appendEntries([]Entry{{Record: m.record, Epoch: p.epoch}})
 	e.emit(Event{Kind: "append", Broker: m.to, Partition: p.id, Record: m.record, Offset: off, Epoch: p.epoch})
 	e.prod.onAppended(e, m.record, off)
-	e.maybeIncrementLeaderHW(p)
+	why := ""
+	if len(p.isr) == 1 {
+		why = "the ISR is the leader alone"
+	}
+	e.maybeIncrementLeaderHW(p, why)
 	switch acks {
 	case AcksLeader:
 		e.send(reply)
@@ -402,9 +410,12 @@ func (e *engine) updateFollowerFetchState(p *partition, b int, fetchOffset, lead
 	rs.lastFetchLEO = max(leaderLEO, rs.lastFetchLEO)
 	rs.lastFetchTime = e.now
 	rs.leo = fetchOffset
-	e.maybeExpandIsr(p, b)
-	if prevLEO != rs.leo {
-		e.maybeIncrementLeaderHW(p)
+	// An ISR change is a trigger of its own in Kafka (the AlterPartition
+	// response calls maybeIncrementLeaderHW), as is a follower's new log
+	// end offset.
+	expanded := e.maybeExpandIsr(p, b)
+	if prevLEO != rs.leo || expanded {
+		e.maybeIncrementLeaderHW(p, "broker "+strconv.Itoa(b)+" fetched from offset "+strconv.FormatInt(fetchOffset, 10))
 	}
 }
 
@@ -417,7 +428,7 @@ func (e *engine) stepLeaders() {
 			continue
 		}
 		if e.maybeShrinkIsr(p) {
-			e.maybeIncrementLeaderHW(p)
+			e.maybeIncrementLeaderHW(p, "the ISR no longer waits for the replica it dropped")
 		}
 		e.maybeCompleteParked(p)
 	}
