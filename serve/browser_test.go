@@ -2,8 +2,6 @@ package serve
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -11,25 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/kafkaflow/kflowgen/internal/browsertest"
 )
-
-// chromium finds a Chromium to drive; without one the browser test is
-// skipped, except in CI, where it must run.
-func chromium(t *testing.T) string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH (CI=true: browser tests must run)")
-	}
-	t.Skip("no chromium on PATH")
-	return ""
-}
 
 // tallPage is a page whose figure sits below a screenful of text, so that
 // the scroll position matters.
@@ -51,28 +32,12 @@ func tallPage(figTitle, beatsLine string) string {
 // to the same place; a broken edit shows the overlay without reloading;
 // the fix removes it.
 func TestBrowserReloadKeepsPlace(t *testing.T) {
-	exe := chromium(t)
+	browsertest.Chromium(t)
 	dir := filepath.Join(t.TempDir(), "content")
 	write(t, filepath.Join(dir, "tall.md"), tallPage("Before the edit", "beats: 8"))
 	s, base := start(t, Options{ContentDir: dir, ContentName: "content"})
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(900, 700),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancelC := chromedp.NewContext(actx)
-	defer cancelC()
-	// The first run starts the browser; it must not carry a timeout.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ctx := browsertest.Start(t, 900, 700)
 	var mu sync.Mutex
 	var thrown []string
 	cctx, stopConsole := context.WithCancel(ctx)

@@ -2,8 +2,6 @@ package site
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,25 +9,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/internal/browsertest"
 )
-
-// chromium finds a Chromium to drive; without one the browser test is
-// skipped, except in CI, where it must run.
-func chromium(t *testing.T) string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH (CI=true: browser tests must run)")
-	}
-	t.Skip("no chromium on PATH")
-	return ""
-}
 
 // TestBrowserPhoneWidth opens every page of the built guide in Chromium at
 // a phone's width (390 CSS pixels) and wants none wider than the screen:
@@ -37,26 +18,13 @@ func chromium(t *testing.T) string {
 // wraps, and code blocks and tables scroll inside themselves, so the page
 // never scrolls sideways.
 func TestBrowserPhoneWidth(t *testing.T) {
-	exe := chromium(t)
+	browsertest.Chromium(t)
 	out := filepath.Join(t.TempDir(), "site")
 	s, err := Build(Options{Content: content.FS, ContentName: "content"}, out, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(390, 844),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancelC := chromedp.NewContext(actx)
-	defer cancelC()
-	// The first run starts the browser; it must not carry a timeout.
+	ctx := browsertest.Start(t, 390, 844)
 	// A window narrower than about 500 px is widened by Chromium itself;
 	// the emulated viewport is exactly a phone's.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {

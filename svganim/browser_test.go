@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,29 +18,11 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/kafkaflow/kflowgen/internal/browsertest"
 	"github.com/kafkaflow/kflowgen/sim"
 )
 
 var shots = flag.String("shots", "", "write browser screenshots of the test page into this folder")
-
-// chromium finds the browser for the browser tests: $CHROMIUM, or
-// chromium on PATH. Without one the tests skip, except under CI=true,
-// where they fail.
-func chromium(t testing.TB) string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH (CI=true: browser tests must run)")
-	}
-	t.Skip("no chromium on PATH")
-	return ""
-}
 
 // testPage serves a page with the given figures, figure.css, kf-words.js
 // and stepper.js, as a site would.
@@ -92,22 +73,7 @@ func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 // or threw.
 func browser(t testing.TB, width, height int) (context.Context, func()) {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, height),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
-	// The first run starts the browser; it must not carry a timeout.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ctx := browsertest.Start(t, width, height)
 	var mu sync.Mutex
 	var errs []string
 	cctx, stop := context.WithCancel(ctx)

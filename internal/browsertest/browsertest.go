@@ -1,0 +1,65 @@
+// Package browsertest starts the headless Chromium that Kafka Flow's
+// browser tests drive through chromedp, with the flags this project runs it
+// with everywhere (no sandbox, no GPU, no QUIC, no background networking,
+// component updates or sync: the test machines have no internet, and
+// without these flags Chromium keeps trying to reach it).
+//
+// Without a Chromium the tests that call it are skipped, except when
+// CI=true, where they fail: CI installs Debian's chromium (.ci/run).
+package browsertest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Chromium returns the browser to drive: $CHROMIUM, else chromium (or
+// chromium-browser, google-chrome) on PATH. With none it skips t, or fails
+// it when CI=true.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium on PATH (CI=true: browser tests must run)")
+	}
+	t.Skip("no chromium on PATH")
+	return ""
+}
+
+// Start launches a headless Chromium with a window of width × height CSS
+// pixels and a fresh profile, and returns a tab context. The browser is
+// already running when Start returns (the first action, which starts it,
+// must not carry a timeout); t's cleanup closes it.
+func Start(t testing.TB, width, height int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(Chromium(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
