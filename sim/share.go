@@ -99,6 +99,7 @@ const (
 	ackReject
 )
 
+// String returns the type as Kafka's AcknowledgeType names it.
 func (a ackType) String() string {
 	switch a {
 	case ackAccept:
