@@ -90,22 +90,12 @@ func TestRandomScenarios(t *testing.T) {
 	failures := 0
 	for seed := uint64(1); seed <= uint64(n) && failures < 5; seed++ {
 		sc := randomScenario(seed)
-		var tr *sim.Trace
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Errorf("seed %d: panic: %v", seed, p)
-					failures++
-				}
-			}()
-			tr = sim.Run(sc)
-		}()
+		tr, ok := runChecked(t, seed, sc)
+		if !ok {
+			failures++
+		}
 		if tr == nil {
 			continue
-		}
-		if v := sim.CheckInvariants(sc, tr); len(v) > 0 {
-			failures++
-			t.Errorf("seed %d: %d invariant breaches, first:\n%s", seed, len(v), strings.Join(v[:min(3, len(v))], "\n"))
 		}
 		for _, rec := range tr.Records {
 			if msg := recordConsistency(sc, rec); msg != "" {
@@ -143,4 +133,29 @@ func recordConsistency(sc *sim.Scenario, r sim.Record) string {
 		return "settled before created"
 	}
 	return ""
+}
+
+// runChecked runs one random scenario and checks every invariant after
+// every beat. It reports a panic or a breach as a test error and returns
+// ok false; tr is nil when the engine panicked.
+func runChecked(t *testing.T, seed uint64, sc *sim.Scenario) (tr *sim.Trace, ok bool) {
+	t.Helper()
+	ok = true
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Errorf("seed %d: panic: %v", seed, p)
+				ok = false
+			}
+		}()
+		tr = sim.Run(sc)
+	}()
+	if tr == nil {
+		return nil, ok
+	}
+	if v := sim.CheckInvariants(sc, tr); len(v) > 0 {
+		t.Errorf("seed %d: %d invariant breaches, first:\n%s", seed, len(v), strings.Join(v[:min(3, len(v))], "\n"))
+		ok = false
+	}
+	return tr, ok
 }

@@ -283,22 +283,12 @@ func TestRandomShareScenarios(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(n) && failures < 5; seed++ {
 		sc := randomScenario(seed)
 		addShareGroups(sc, seed)
-		var tr *sim.Trace
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Errorf("seed %d: panic: %v", seed, p)
-					failures++
-				}
-			}()
-			tr = sim.Run(sc)
-		}()
+		tr, ok := runChecked(t, seed, sc)
+		if !ok {
+			failures++
+		}
 		if tr == nil {
 			continue
-		}
-		if v := sim.CheckInvariants(sc, tr); len(v) > 0 {
-			failures++
-			t.Errorf("seed %d: %d invariant breaches, first:\n%s", seed, len(v), strings.Join(v[:min(3, len(v))], "\n"))
 		}
 		for _, b := range tr.Beats {
 			for _, ev := range b.Happened {
