@@ -498,8 +498,9 @@ func TestBrowserPrintAndNoScript(t *testing.T) {
 }
 
 // TestBrowserTween: a step to the next beat slides the marks that moved
-// (CSS transitions on transform); a jump, and any step for a reader who
-// prefers reduced motion, cuts.
+// (CSS transitions on transform); a jump, a step taken while the last
+// slide still runs (0.3 s), and any step for a reader who prefers reduced
+// motion cut.
 func TestBrowserTween(t *testing.T) {
 	srv := testPage(t, mustFigure(t, acksOneLoss(), "hand"))
 	const sliding = `document.getAnimations().filter(function(a){return a.transitionProperty==='transform'}).length`
@@ -516,7 +517,7 @@ func TestBrowserTween(t *testing.T) {
 			chromedp.Focus(`#hand`), chromedp.KeyEvent(kb.Home), chromedp.Sleep(400*time.Millisecond))
 		moved := 0
 		for b := 1; b < len(acksOneLoss().Beats) && moved == 0; b++ {
-			run(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+			run(t, ctx, chromedp.Sleep(350*time.Millisecond), chromedp.KeyEvent(kb.ArrowRight))
 			moved = eval[int](t, ctx, sliding)
 		}
 		if reduce && moved != 0 {
@@ -524,6 +525,17 @@ func TestBrowserTween(t *testing.T) {
 		}
 		if !reduce && moved == 0 {
 			t.Errorf("no step to the next beat slid a mark")
+		}
+		if !reduce && moved > 0 {
+			// Back and forward again at once: the second step comes while
+			// the first one's slide runs, so it cuts, and nothing slides.
+			run(t, ctx, chromedp.Sleep(400*time.Millisecond))
+			got := eval[[]any](t, ctx, `(function(){var f=document.getElementById('hand');
+				['ArrowLeft','ArrowRight'].forEach(function(k){f.dispatchEvent(new KeyboardEvent('keydown',{key:k,bubbles:true}))});
+				return [`+sliding+`, f.classList.contains('kf-cut')]})()`)
+			if got[0].(float64) != 0 || got[1] != true {
+				t.Errorf("two steps at once: %v marks slide, cut %v; want 0, true", got[0], got[1])
+			}
 		}
 		run(t, ctx, chromedp.Sleep(400*time.Millisecond), chromedp.KeyEvent(kb.Home))
 		if n := eval[int](t, ctx, sliding); n != 0 {

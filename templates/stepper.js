@@ -1,16 +1,15 @@
 // Kafka Flow stepper for every <figure class="kflow"> (markup and JSON: svganim).
 (() => {
-const mq = matchMedia('(prefers-reduced-motion: reduce)'), all = {}, W = window.kfWords;
+const all = {}, W = window.kfWords;
 // Buttons and keys: ±1 beat, the first (2) or last (3); ↑/↓ visit marks.
 const moves = { fwd: 1, back: -1, first: 2, last: 3, ArrowRight: 1, ArrowLeft: -1, Home: 2, End: 3 }, ups = { ArrowDown: 1, ArrowUp: -1 };
 // kf-words.js (loaded first): controls, title phrases (svganim/words.go).
 const words = s => s.replace(/~([^])/g, (m, c) => c == '~' ? c : W.w[W.a.indexOf(c)]);
 const val = (t, b) => { let i = t.b.length - 1; while (t.b[i] > b) i--; return t.v[i]; };
-const px = p => `translate(${p[0]}px,${p[1]}px)`;
 
 function Stepper(fig) {
   const q = s => fig.querySelector(s), last = +fig.dataset.last;
-  let beat = +fig.dataset.poster, timer = 0, speed = 1, cur = -1;
+  let beat = +fig.dataset.poster, timer = 0, speed = 1, cur = -1, slid = 0;
   q('.kf-view').insertAdjacentHTML('afterend', W.c);
   const scrub = q('.kf-scrub'), at = q('.kf-at'), cap = q('.kf-caption'), play = q('.kf-play'), ex = q('.kf-explain');
   const story = fig.querySelectorAll('.kf-story li'), data = JSON.parse(q('.kf-tracks').textContent);
@@ -21,18 +20,20 @@ function Stepper(fig) {
   for (const [m, f, ...a] of data.k) {
     const e = marks[m], t = { e, f, b: [0], v: [a[0]], x: e.querySelectorAll('text') };
     for (let i = 1, n = 0; i < a.length; i += 2) t.b.push(n += a[i]), t.v.push(a[i + 1]), (ch[n] ||= []).push(t);
-    const now = t.now = val(t, beat), w = +e.ownerSVGElement.dataset.cw, xy = e.getAttribute('transform').match(/-?\d+/g);
+    const now = t.now = val(t, beat), xy = e.getAttribute('transform').match(/-?\d+/g), w = t.w = +e.ownerSVGElement.dataset.cw;
     if (f == 't') e.firstChild.textContent = words(now);
     if (f == 'c') t.k = e.getAttribute('class').split(' ').filter(c => !now.split(' ').includes(c)).join(' ');
     t.p = v => f == 'p' ? v.split(',') : [xy[0] - (now - v) * w, xy[1]];
-    t.w = w;
     t.s = t.x[0]?.textContent.slice(0, -('' + now).length);
     tracks.push(t);
   }
-  // A step to a neighbouring beat touches only what changes.
-  function apply(b, from, tween) {
-    const near = Math.abs(b - from) == 1;
-    fig.classList.toggle('kf-cut', !(tween && near)); // figure.css tweens moves unless cut
+  // A step to a neighbouring beat touches only what changes; it slides (CSS)
+  // unless it jumps or the last slide still runs: slides that pile up
+  // restyle every frame.
+  function apply(b, from) {
+    const near = Math.abs(b - from) == 1, now = performance.now();
+    fig.classList.toggle('kf-cut', !near || now - slid < 320);
+    slid = now;
     for (const t of near ? ch[Math.max(b, from)] || [] : tracks) {
       const v = val(t, b), e = t.e, f = t.f;
       if (v === t.now) continue;
@@ -42,7 +43,7 @@ function Stepper(fig) {
       else if (f > '9') {
         const p = t.p(v);
         e.setAttribute('transform', `translate(${p})`);
-        e.style.transform = px(p);
+        e.style.transform = `translate(${p[0]}px,${p[1]}px)`;
         if (f == 'v') t.x[0].textContent = t.s + v;
       } else t.x[f].textContent = v;
       t.now = v;
@@ -50,7 +51,7 @@ function Stepper(fig) {
   }
   function show(b) {
     b = Math.max(0, Math.min(last, b | 0));
-    if (b != beat) apply(b, beat, !mq.matches);
+    if (b != beat) apply(b, beat);
     beat = b;
     counter.textContent = 'beat ' + (at.value = b + ' / ' + last);
     scrub.value = b;
@@ -85,15 +86,15 @@ function Stepper(fig) {
       history.replaceState(null, '', '#' + fig.id + '@' + beat);
       navigator.clipboard?.writeText(location.href).catch(() => {});
       t.textContent = 'copied';
-      setTimeout(() => { t.textContent = 'link'; }, 1500);
+      setTimeout(() => t.textContent = 'link', 1500);
     } else if (t?.dataset.k) {
       const on = t.ariaPressed != 'true';
-      fig.querySelectorAll('.kf-key').forEach(o => { o.ariaPressed = o == t && on; });
+      fig.querySelectorAll('.kf-key').forEach(o => o.ariaPressed = o == t && on);
       if (on) fig.dataset.iso = t.dataset.k; else delete fig.dataset.iso;
     }
   });
   scrub.addEventListener('input', () => go(+scrub.value));
-  q('.kf-speed').addEventListener('change', e => { speed = parseFloat(e.target.value); });
+  q('.kf-speed').addEventListener('change', e => speed = parseFloat(e.target.value));
   fig.addEventListener('keydown', e => {
     const tag = e.target.tagName, k = e.key;
     if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -119,6 +120,6 @@ if (W) document.querySelectorAll('figure.kflow').forEach(f => {
   seen.observe(f);
 });
 addEventListener('hashchange', fromHash);
-addEventListener('beforeprint', () => document.querySelectorAll('.kf-story').forEach(d => { d.open = true; }));
+addEventListener('beforeprint', () => document.querySelectorAll('.kf-story').forEach(d => d.open = true));
 fromHash();
 })();
