@@ -21,7 +21,11 @@
 // its gzip size against its information bound, the gzip size of
 // svganim.Delta, the compact per-beat state delta of the same trace. The
 // budget (RatioBudget) is twice the bound; a side-by-side figure (a fence
-// with compare) is weighed against both of its traces' deltas. Figures are
+// with compare) is weighed against both of its traces' deltas. The no-JS
+// columns weigh, the same way, what a reader without JavaScript gets
+// (svganim.NoScriptPart: the figure without the stepper's JSON and without
+// the poster's hidden marks), the floor under a figure's weight that the
+// no-JS poster and storyboard issue 6 requires put there. Figures are
 // redrawn from their fences exactly as the build drew them; Run checks that
 // the redrawn markup has the built figure's length.
 //

@@ -49,11 +49,12 @@ func (r *Report) Write(w io.Writer) error {
 	}
 	p("site bytes\t%d raw, %d gzip (%s raw, %s gzip per beat)", r.Raw, r.Gzip, perBeat(r.Raw), perBeat(r.Gzip))
 	p("")
-	p("figure\tbeats\traw B\tgzip B\tgzip/beat\tbound B\tratio\tbudget\t")
+	p("figure\tbeats\traw B\tgzip B\tgzip/beat\tbound B\tratio\tbudget\t\tno-JS B\tno-JS ratio")
 	fig := func(id string, x FigureWeight) {
 		_, gb := x.PerBeat()
-		p("  %s\t%d\t%d\t%d\t%d\t%d\t%s\t≤ %s\t%s", id, x.Beats, x.Raw, x.Gzip, gb, x.Bound,
-			thousandths(x.Permille()), thousandths(RatioBudget), verdict(x.Permille() <= RatioBudget))
+		p("  %s\t%d\t%d\t%d\t%d\t%d\t%s\t≤ %s\t%s\t%d\t%s", id, x.Beats, x.Raw, x.Gzip, gb, x.Bound,
+			thousandths(x.Permille()), thousandths(RatioBudget), verdict(x.Permille() <= RatioBudget),
+			x.NoScript, thousandths(x.NoScriptPermille()))
 	}
 	for _, x := range r.Weights {
 		fig(x.ID, x)

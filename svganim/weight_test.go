@@ -69,3 +69,30 @@ func fullFrames(t *sim.Trace, id string) []byte {
 	b.WriteString("</figure>\n")
 	return b.Bytes()
 }
+
+// TestNoScriptPart: what a reader without scripts gets keeps the poster
+// beat's marks, every storyboard caption and the legend, and loses only
+// the stepper's JSON and the marks hidden at the poster.
+func TestNoScriptPart(t *testing.T) {
+	tr := acksOneLoss()
+	fig, err := Figure(tr, Options{ID: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := string(NoScriptPart(fig))
+	if strings.Contains(part, "kf-tracks") || strings.Contains(part, "kf-gone") {
+		t.Errorf("the no-JS part keeps the JSON or a hidden mark")
+	}
+	s := newScene(tr)
+	shown := len(s.draw(PosterBeat(tr)))
+	if got := strings.Count(part, `<g class="m `); got != shown {
+		t.Errorf("the no-JS part has %d marks; the poster beat draws %d", got, shown)
+	}
+	if got, want := strings.Count(part, "<li>"), len(tr.Beats); got != want {
+		t.Errorf("the no-JS part has %d storyboard captions, want %d", got, want)
+	}
+	w := Measure(tr, fig)
+	if w.NoScript <= 0 || w.NoScript >= w.Gzip {
+		t.Errorf("no-JS part %d B gzip, whole figure %d B", w.NoScript, w.Gzip)
+	}
+}
