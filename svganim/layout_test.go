@@ -174,3 +174,52 @@ func TestTopologyGathersEveryBeat(t *testing.T) {
 		t.Errorf("groups %+v", g.Groups)
 	}
 }
+
+// TestReassignmentBadges: while a reassignment (KIP-455) moves a
+// partition, the role badge of the replica it adds reads "adding" in place
+// of "follower", and that of a leader it removes reads "removing" in place
+// of "in ISR"; when the move completes the badges are plain again.
+func TestReassignmentBadges(t *testing.T) {
+	// With two brokers p2 lives on broker 1 (its leader); with three, the
+	// numbering rule puts it on broker 3 alone.
+	tr := runScenario(t, "moves-leader", []byte(`id: moves-leader
+brokers: 2
+topic: {partitions: 3, replication.factor: 1}
+producer: {records: 3, keys: [a]}
+timeline:
+  - {at: 2, add.broker: 3}
+beats: 14`))
+	role := func(bi, broker int) (string, bool) {
+		for _, m := range newScene(tr).draw(bi) {
+			if m.id == "pr-b"+itoa(broker)+"-p2" {
+				return m.text[0] + "/" + m.text[1], true
+			}
+		}
+		return "", false
+	}
+	moving, done := -1, -1
+	for bi, b := range tr.Beats {
+		p := b.Partitions[2]
+		if moving < 0 && len(p.Adding) > 0 {
+			moving = bi
+		}
+		if moving >= 0 && done < 0 && len(p.Adding) == 0 {
+			done = bi
+		}
+	}
+	if moving < 0 || done < 0 {
+		t.Fatalf("p2 never starts and completes a reassignment (started at %d, done at %d)", moving, done)
+	}
+	if got, _ := role(moving, 1); got != "leader e0/removing" {
+		t.Errorf("beat %d: the leader being removed reads %q, want leader e0/removing", moving, got)
+	}
+	if got, _ := role(moving, 3); got != "adding/not in ISR" {
+		t.Errorf("beat %d: the replica being added reads %q, want adding/not in ISR", moving, got)
+	}
+	if got, ok := role(done, 1); ok {
+		t.Errorf("beat %d: broker 1 still draws a badge for p2 (%q) after the move", done, got)
+	}
+	if got, _ := role(done, 3); got != "leader e1/in ISR" {
+		t.Errorf("beat %d: the new leader reads %q, want leader e1/in ISR", done, got)
+	}
+}

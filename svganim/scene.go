@@ -478,6 +478,12 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 	}
 }
 
+// What a role badge's title adds while a reassignment moves the replica.
+const (
+	reassignAdding   = "; a reassignment is adding this replica: it copies the log like any follower, and the old replicas go once every new one is in the ISR"
+	reassignRemoving = "; a reassignment is removing this replica once every new replica is in the ISR"
+)
+
 func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br sim.Broker, row Row, add func(mark)) {
 	l := s.l
 	rt := s.replicaText(broker, p.Partition)
@@ -503,12 +509,29 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		isr = "not in ISR"
 		rcls += " kf-out"
 	}
+	// A reassignment under way (PartitionReassignmentReplicas, KIP-455):
+	// a follower it adds or removes says so in place of "follower"; a
+	// leader it removes, in place of "in ISR" (a leader always is).
+	title := rt.prTitle
+	if slices.Contains(p.Adding, broker) || slices.Contains(p.Removing, broker) {
+		move, why := "adding", reassignAdding
+		if slices.Contains(p.Removing, broker) {
+			move, why = "removing", reassignRemoving
+		}
+		rcls += " kf-" + move
+		title += why
+		if p.Leader == broker {
+			isr = move
+		} else {
+			role = move
+		}
+	}
 	if !rep.Online || !br.Online {
 		isr = "offline"
 		rcls += " kf-down"
 	}
 	add(mark{id: rt.pr, layer: layerLabel, shape: shStack, cls: rcls,
-		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: rt.prTitle})
+		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: title})
 
 	cw := l.CellW
 	showLabel := cw >= 14

@@ -110,7 +110,9 @@ func gzipSize(b []byte) int {
 // words. Field tokens, separated by spaces:
 //
 //	bID:o|x|p            broker online, offline, or online with fetchers paused
-//	pP:lL eE iB,B hH     partition leader, leader epoch, ISR, high watermark
+//	pP:lL eE iB,B hH aB,B dB,B
+//	                     partition leader, leader epoch, ISR, high
+//	                     watermark, replicas a reassignment adds and removes
 //	rP.B:oO|x lL hH +R/E… ~N
 //	                     replica online or not, log end offset, own high
 //	                     watermark, appended record/epoch, truncated to N
@@ -181,6 +183,9 @@ func deltaBeat(b *strings.Builder, prev, cur *sim.Beat) {
 		}
 		if p.HighWatermark != o.HighWatermark {
 			f = append(f, "h"+strconv.FormatInt(p.HighWatermark, 10))
+		}
+		if ints(p.Adding) != ints(o.Adding) || ints(p.Removing) != ints(o.Removing) {
+			f = append(f, "a"+ints(p.Adding), "d"+ints(p.Removing))
 		}
 		if len(f) > 0 {
 			tok("p" + id + ":" + strings.Join(f, " "))
