@@ -386,3 +386,30 @@ func TestNoPages(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestFigurePagesLoadTheirScripts: every page that holds a figure, the
+// home page among them, loads kf-words.js and then stepper.js (the
+// stepper reads the words when it runs and does nothing without them), and
+// a page without figures loads neither.
+func TestFigurePagesLoadTheirScripts(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.md": page("title: Home", "A figure on the home page.", "", goodFence),
+		"a.md":     page("title: A\nweight: 1", goodFence),
+		"b.md":     page("title: B\nweight: 2", "No figure here."),
+	}
+	s, err := Generate(Options{Content: fsys, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"index.html", "a.html", "b.html"} {
+		html := string(s.File(name))
+		words, stepper := strings.Index(html, `src="assets/kf-words.js"`), strings.Index(html, `src="assets/stepper.js"`)
+		if hasFig := strings.Contains(html, `class="kflow"`); hasFig != (name != "b.html") {
+			t.Fatalf("%s: holds a figure %v", name, hasFig)
+		} else if hasFig && (words < 0 || stepper < words) {
+			t.Errorf("%s holds a figure but loads kf-words.js at %d and stepper.js at %d", name, words, stepper)
+		} else if !hasFig && (words >= 0 || stepper >= 0) {
+			t.Errorf("%s holds no figure but loads the figure scripts", name)
+		}
+	}
+}
