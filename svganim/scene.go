@@ -622,7 +622,7 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 			continue
 		}
 		if g.Type == "share" {
-			s.drawSharePartition(gl.Group, gp, row, gid, add)
+			s.drawSharePartition(gl.Group, shareIndex(b, g.Group), gp, row, gid, add)
 		} else {
 			s.drawConsumerPartition(gl.Group, gp, row, gid, add)
 		}
@@ -687,7 +687,11 @@ func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row 
 	}
 }
 
-func (s *scene) drawSharePartition(group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
+// drawSharePartition draws a share group's row for one partition in the
+// group's lane; si is the group's index among the share groups, whose
+// colour (kf-sgN) its start-offset tick shares with its window on the
+// leader row.
+func (s *scene) drawSharePartition(group string, si int, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
 	pid := itoa(gp.Partition)
 	id := gid + "-p" + pid
 	add(mark{id: "gl-" + id, layer: layerLabel, shape: shStack, cls: "kf-gpart",
@@ -713,7 +717,11 @@ func (s *scene) drawSharePartition(group string, gp *sim.GroupPartition, row Row
 			text:  [3]string{itoa(r.DeliveryCount)},
 			title: "offset " + itoa64(r.Offset) + " of p" + pid + " in share group " + group + ": " + r.State + holder + ", delivery count " + itoa(r.DeliveryCount)})
 	}
-	add(mark{id: "so-" + id, layer: layerTick, shape: shTickUp, cls: "kf-spso",
+	sg := ""
+	if si == 0 || si == 1 { // the leader rows show the first two share groups
+		sg = " kf-sg" + itoa(si)
+	}
+	add(mark{id: "so-" + id, layer: layerTick, shape: shTickUp, cls: "kf-spso" + sg,
 		x: row.CellsX + int(gp.StartOffset)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: gp.StartOffset, od: true,
 		text:  [3]string{"start " + itoa64(gp.StartOffset)},
 		title: "share-partition start offset of group " + group + " on p" + pid + " — every record before it is finished"})

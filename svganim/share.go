@@ -59,6 +59,16 @@ func shareGroups(b *sim.Beat) []*sim.Group {
 	return out
 }
 
+// shareIndex is the index of share group id among the beat's share groups.
+func shareIndex(b *sim.Beat, id string) int {
+	for i, g := range shareGroups(b) {
+		if g.Group == id {
+			return i
+		}
+	}
+	return -1
+}
+
 // drawShareOnLeader draws every share group's marks for partition p on the
 // row of p's leader (row lies in the leader's lane).
 func (s *scene) drawShareOnLeader(b *sim.Beat, p *sim.Partition, row Row, add func(mark)) {
