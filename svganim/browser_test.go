@@ -308,6 +308,12 @@ func TestBrowserStepper(t *testing.T) {
 	if s := readFig(t, ctx, "crowded"); s.Scrub != "7" || !strings.HasPrefix(s.Caption, "beat 7 ") {
 		t.Errorf("deep link #crowded@7 shows beat %s (%q)", s.Scrub, s.Caption)
 	}
+	// The same on a fresh load of the page (above, only the fragment
+	// changed): the link a reader pastes into a new tab.
+	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(srv.URL+"/#crowded@4"), chromedp.WaitVisible(`#crowded .kf-controls`))
+	if s := readFig(t, ctx, "crowded"); s.Scrub != "4" || !strings.HasPrefix(s.Caption, "beat 4 ") {
+		t.Errorf("opened afresh, #crowded@4 shows beat %s (%q)", s.Scrub, s.Caption)
+	}
 
 	// Play runs by itself only when asked, and stops at the end.
 	run(t, ctx, chromedp.Click(`#hand [data-a=first]`), chromedp.Click(`#hand [data-a=play]`), chromedp.Sleep(2500*time.Millisecond))
