@@ -89,7 +89,7 @@ func (s *scene) drawShareOnLeader(b *sim.Beat, p *sim.Partition, row Row, add fu
 		}
 		for i := range g.Partitions {
 			if gp := &g.Partitions[i]; gp.Partition == p.Partition {
-				s.drawShareRow(g.Group, si, side, gp, log, row, add)
+				s.drawShareRow(g.Group, si, side, gp, log, p.HighWatermark, row, add)
 			}
 		}
 	}
@@ -97,10 +97,12 @@ func (s *scene) drawShareOnLeader(b *sim.Beat, p *sim.Partition, row Row, add fu
 
 // drawShareRow draws one share group's marks on a leader row: si is the
 // group's index among the share groups (its colour), side where in a cell
-// its marks go (0 centred, 1 right half, 2 left half). Squares straddle
-// the cell's bottom edge and discs its top edge, clear of the key label in
-// the cell's middle and of the labels above and below the row.
-func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition, log []sim.Entry, row Row, add func(mark)) {
+// its marks go (0 centred, 1 right half, 2 left half); hw is the
+// partition's high watermark, whose label the row shows above the cells.
+// Squares straddle the cell's bottom edge and discs its top edge, clear of
+// the key label in the cell's middle and of the labels above and below the
+// row.
+func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition, log []sim.Entry, hw int64, row Row, add func(mark)) {
 	cw := s.l.CellW
 	pid := itoa(gp.Partition)
 	base := "s" + itoa(si) + "-p" + pid // ids follow the partition, not the broker: they move with leadership
@@ -197,7 +199,10 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 	// group, and a bar under the in-flight records. The flag straddles the
 	// row's top edge to the right of the tick, where no verdict disc is
 	// (discs sit on finished records, left of the tick); a second share
-	// group's flag hangs from the bottom edge to the left of its tick.
+	// group's flag hangs from the bottom edge to the left of its tick, or,
+	// where that would cover the role badge (a start offset of 0 or 1),
+	// sits above the badge, moved left of the high-watermark label if that
+	// label is close by.
 	x := cellX(gp.StartOffset)
 	sg := " kf-sg" + itoa(si)
 	add(mark{id: "ws-" + base, layer: layerTick, shape: shTickDown, cls: "kf-wbase" + sg,
@@ -210,6 +215,15 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 	fx, fy := x, row.CellsY-3
 	if si == 1 {
 		fx, fy = x-fw-1, row.CellsY+cellH-4
+		if fx < row.CellsX {
+			fy = row.CellsY - 12
+			// The label "HW n" is centred on its tick, about 3 units a
+			// character wide on each side (figure.css: 9px bold).
+			hx, half := cellX(hw)-1, 3*len("HW "+itoa64(hw))+1
+			if fx < hx+half && fx+fw > hx-half {
+				fx = hx - half - fw - 1
+			}
+		}
 	}
 	add(mark{id: "wf-" + base, layer: layerTop, shape: shCell, cls: "kf-wflag" + sg,
 		x: fx, y: fy, w: fw, h: 9, text: [3]string{group}, o: gp.StartOffset, od: true,

@@ -88,3 +88,48 @@ func TestShareMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondShareFlagClear: with two share groups on one partition, the
+// second group's window flag never covers the leader's role badge or the
+// high-watermark label on the leader row, at any beat, from a start offset
+// of 0 onwards.
+func TestSecondShareFlagClear(t *testing.T) {
+	tr := runScenario(t, "two-share", []byte(`id: two-share
+brokers: 3
+topic: {partitions: 1, replication.factor: 3}
+producer: {records: 10, keys: [a, b], interval: 1}
+share.groups:
+  - {id: fast, members: 2, processing: 1}
+  - {id: slow, members: 2, processing: 4}
+beats: 24`))
+	type box struct{ x0, y0, x1, y1 int }
+	meets := func(a, b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+	seen := 0
+	for bi := range tr.Beats {
+		leader := itoa(tr.Beats[bi].Partitions[0].Leader)
+		byID := map[string]mark{}
+		for _, m := range newScene(tr).draw(bi) {
+			byID[m.id] = m
+		}
+		flag, ok := byID["wf-s1-p0"]
+		if !ok {
+			continue
+		}
+		seen++
+		f := box{flag.x, flag.y, flag.x + flag.w, flag.y + flag.h}
+		badge := byID["pr-b"+leader+"-p0"]
+		if meets(f, box{badge.x, badge.y, badge.x + badge.w, badge.y + badge.h}) {
+			t.Errorf("beat %d: the second flag %v covers the role badge at (%d,%d)", bi, f, badge.x, badge.y)
+		}
+		// The HW label: 9px bold text centred on the tick, its baseline 3
+		// units above the tick's top.
+		hw := byID["hw-b"+leader+"-p0"]
+		half := 3*len(hw.text[0]) + 1
+		if meets(f, box{hw.x - half, hw.y - 12, hw.x + half, hw.y - 3}) {
+			t.Errorf("beat %d: the second flag %v covers the label %q at (%d,%d)", bi, f, hw.text[0], hw.x, hw.y)
+		}
+	}
+	if seen < 10 {
+		t.Fatalf("the second share group's flag is drawn at %d beats, want most of 25", seen)
+	}
+}
