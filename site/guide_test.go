@@ -159,8 +159,9 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 }
 
 // deepLinkRE finds a written link to one beat of a figure, with or without
-// its page: "acks.html#acks--acks-one-loss@12", "#legend-tour@3".
-var deepLinkRE = regexp.MustCompile(`(?:([a-z0-9-]+)\.html)?#([a-z0-9-]+)@([0-9]+)`)
+// its page: "acks.html#acks--acks-one-loss@12", "#legend-tour@3", and the
+// short form a Markdown link may use, "acks.md#acks-one-loss@12".
+var deepLinkRE = regexp.MustCompile(`(?:([a-z0-9-]+)\.(html|md))?#([a-z0-9-]+)@([0-9]+)`)
 
 // TestDeepLinkExamples checks every link to a figure's beat that the guide
 // and the README write, in prose, code spans or link targets, against the
@@ -204,9 +205,31 @@ func TestDeepLinkExamples(t *testing.T) {
 	for _, name := range names {
 		for _, m := range deepLinkRE.FindAllStringSubmatch(string(texts[name]), -1) {
 			links++
-			page, id := m[1], m[2]
-			beat, _ := strconv.Atoi(m[3])
+			page, id := m[1], m[3]
+			beat, _ := strconv.Atoi(m[4])
 			f, ok := figures[id]
+			if !ok && !strings.Contains(id, "--") {
+				// The short form: the scenario id, on the page named, on
+				// this one, or (the README, which is no page) on the one
+				// page that has a figure of that id.
+				on := page
+				if on == "" {
+					on = strings.TrimSuffix(sources[name], ".html")
+				}
+				if on == "" {
+					var pages []string
+					for dom := range figures {
+						if strings.HasSuffix(dom, "--"+id) {
+							pages = append(pages, strings.TrimSuffix(dom, "--"+id))
+						}
+					}
+					if len(pages) == 1 {
+						on = pages[0]
+					}
+				}
+				id = FigureID(on, id)
+				f, ok = figures[id]
+			}
 			switch {
 			case !ok:
 				t.Errorf("%s: %q names no figure; a figure's link is #PAGE--ID@BEAT", name, m[0])

@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -17,11 +18,18 @@ import (
 //   - "acks.html" (an output page, relative to the flat site root) is kept;
 //   - either one naming no page of the site is an error at the link.
 //
-// Links with a scheme ("https:", "mailto:"), in-page anchors ("#isr") and
-// other files are left alone. pages maps content paths to pages; outputs
-// holds every output page name.
-func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ErrorList {
+// Links with a scheme ("https:", "mailto:"), links starting "//" and other
+// files are left alone. pages maps content paths to pages; outputs holds
+// every output page name. The fragment of a link to a page of the site,
+// or of an in-page link ("#isr"), is returned to be checked by
+// checkFragments once the figures are known.
+func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]fragLink, ErrorList) {
 	var errs ErrorList
+	var frags []fragLink
+	byOut := map[string]*Page{}
+	for _, p := range pages {
+		byOut[outName(p)] = p
+	}
 	lines := newLineIndex(pg.src)
 	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		link, ok := n.(*ast.Link)
@@ -29,15 +37,14 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) Err
 			return ast.WalkContinue, nil
 		}
 		dest := string(link.Destination)
-		if dest == "" || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, "//") || hasScheme(dest) {
+		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
 			return ast.WalkContinue, nil
 		}
 		target, frag, hasFrag := strings.Cut(dest, "#")
-		if hasFrag {
-			frag = "#" + frag
-		}
-		switch path.Ext(target) {
-		case ".md":
+		fl := fragLink{from: pg, to: pg, link: link, dest: dest, frag: frag}
+		switch {
+		case target == "":
+		case path.Ext(target) == ".md":
 			p := path.Join(path.Dir(pg.Path), target)
 			to, ok := pages[p]
 			if !ok {
@@ -46,17 +53,126 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) Err
 					Msg: fmt.Sprintf("link to %q: no page %s in the content folder", dest, p)})
 				return ast.WalkContinue, nil
 			}
-			link.Destination = []byte(outName(to) + frag)
-		case ".html":
+			fl.to, fl.page = to, outName(to)
+			link.Destination = []byte(fl.page + strings.TrimPrefix(dest, target))
+		case path.Ext(target) == ".html":
 			if strings.HasPrefix(target, "/") || !outputs[path.Clean(target)] {
 				line, col := nodePos(link, pg.src, lines)
 				errs = append(errs, Error{File: pg.File, Line: line, Col: col,
 					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, target)})
+				return ast.WalkContinue, nil
 			}
+			fl.page = path.Clean(target)
+			fl.to = byOut[fl.page]
+		default:
+			return ast.WalkContinue, nil
+		}
+		if hasFrag && fl.to != nil {
+			fl.line, fl.col = nodePos(link, pg.src, lines)
+			frags = append(frags, fl)
 		}
 		return ast.WalkContinue, nil
 	})
+	return frags, errs
+}
+
+// fragLink is a link with a fragment to a page of the site (or to its own
+// page): "acks.md#isr", "acks.md#acks-one-loss@12", "#isr".
+type fragLink struct {
+	from, to  *Page
+	link      *ast.Link
+	dest      string // as written
+	page      string // the output page the link now points at; "" for an in-page link
+	frag      string // the fragment, without "#"
+	line, col int
+}
+
+// pageFigure is what a link needs to know of a figure: its scenario id and
+// last beat.
+type pageFigure struct {
+	id   string
+	last int
+}
+
+// checkFragments checks each fragment against the page it points at and
+// rewrites the short forms of figure links. A fragment names one of:
+//
+//   - a heading of the page ("#isr"), as the build gives it its id, the
+//     page's top ("#", "#top") or its main text ("#main");
+//   - a figure by its DOM id ("#acks--acks-one-loss") or, for short, by its
+//     scenario id ("#acks-one-loss", rewritten to the DOM id);
+//   - one beat of a figure, either way ("#acks-one-loss@12" or
+//     "#acks--acks-one-loss@12"), the beat no later than the figure's last.
+//
+// figs lists each page's figures in page order.
+func checkFragments(links []fragLink, figs map[*Page][]pageFigure) ErrorList {
+	var errs ErrorList
+	for _, l := range links {
+		name, beat, isBeat := strings.Cut(l.frag, "@")
+		fail := func(format string, args ...any) {
+			errs = append(errs, Error{File: l.from.File, Line: l.line, Col: l.col,
+				Msg: fmt.Sprintf("link to %q: ", l.dest) + fmt.Sprintf(format, args...)})
+		}
+		var fig *pageFigure
+		for i, f := range figs[l.to] {
+			if dom := FigureID(l.to.Slug, f.id); name == dom || name == f.id {
+				fig = &figs[l.to][i]
+				name = dom
+			}
+		}
+		switch {
+		case fig == nil && isBeat:
+			fail("%s has no figure %q%s", l.to.File, name, figureList(figs[l.to]))
+		case fig == nil && (name == "" || strings.EqualFold(name, "top") || name == "main"):
+			// The page's top (HTML scrolls there for "#" and "#top") and
+			// the main text (the layout's id="main").
+		case fig == nil && !hasHeadingID(l.to, name):
+			fail("%s has no heading or figure with the id %q%s", l.to.File, name, figureList(figs[l.to]))
+		case fig != nil && isBeat:
+			n, err := strconv.Atoi(beat)
+			if err != nil || n < 0 || strconv.Itoa(n) != beat {
+				fail("%q is not a beat number (write #FIGURE@BEAT, e.g. #%s@3)", beat, fig.id)
+			} else if n > fig.last {
+				fail("figure %q ends at beat %d", fig.id, fig.last)
+			} else {
+				l.link.Destination = []byte(l.page + "#" + name + "@" + beat)
+			}
+		case fig != nil:
+			l.link.Destination = []byte(l.page + "#" + name)
+		}
+	}
 	return errs
+}
+
+// figureList ends an error about a missing figure with the page's figure
+// ids, so the author sees what there is to link to.
+func figureList(figs []pageFigure) string {
+	if len(figs) == 0 {
+		return ""
+	}
+	ids := make([]string, len(figs))
+	for i, f := range figs {
+		ids[i] = f.id
+	}
+	return " (its figures: " + strings.Join(ids, ", ") + ")"
+}
+
+// hasHeadingID reports whether a heading of pg has the id.
+func hasHeadingID(pg *Page, id string) bool {
+	found := false
+	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok || found {
+			return ast.WalkContinue, nil
+		}
+		if v, ok := h.AttributeString("id"); ok {
+			if b, ok := v.([]byte); ok && string(b) == id {
+				found = true
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	return found
 }
 
 // hasScheme reports whether a link starts with a URL scheme ("https:").

@@ -152,17 +152,30 @@ func Generate(o Options) (*Site, error) {
 		byPath[pg.Path] = pg
 		outputs[outName(pg)] = true
 	}
+	var frags []fragLink
 	for _, pg := range all {
-		errs = append(errs, resolveLinks(pg, byPath, outputs)...)
+		f, lerrs := resolveLinks(pg, byPath, outputs)
+		frags, errs = append(frags, f...), append(errs, lerrs...)
 	}
 	results, ferrs := computeFigures(all, &o)
 	errs = append(errs, ferrs...)
+	figs := map[*Page][]pageFigure{}
+	ri := 0
+	for _, pg := range all {
+		for range pg.figures {
+			if r := results[ri]; r.ScenarioID != "" {
+				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, last: r.Beats - 1})
+			}
+			ri++
+		}
+	}
+	errs = append(errs, checkFragments(frags, figs)...)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 
 	s := &Site{Pages: pages}
-	var ri int
+	ri = 0
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			r := results[ri]

@@ -413,3 +413,44 @@ func TestFigurePagesLoadTheirScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestFigureLinks: a link to a figure, or to one beat of it, may name the
+// figure by its scenario id or its DOM id; the build writes the DOM id, and
+// a link to a figure, beat or heading the page does not have fails at the
+// link.
+func TestFigureLinks(t *testing.T) {
+	fence := "```kflow\nid: f\nbeats: 5\n```"
+	good := fstest.MapFS{
+		"a.md": page("title: A\nweight: 1", "## Setup", "", fence, "",
+			"[here](#f@2), [there](#a--f@5), [the figure](#f), [setup](#setup), [top](#top)."),
+		"b.md": page("title: B\nweight: 2", "[short](a.md#f@3), [long](a.md#a--f@0), [heading](a.md#setup), [page](a.md)."),
+	}
+	s, err := Generate(Options{Content: good, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, wants := range map[string][]string{
+		"a.html": {`href="#a--f@2"`, `href="#a--f@5"`, `href="#a--f"`, `href="#setup"`, `href="#top"`},
+		"b.html": {`href="a.html#a--f@3"`, `href="a.html#a--f@0"`, `href="a.html#setup"`, `href="a.html"`},
+	} {
+		for _, w := range wants {
+			if !strings.Contains(string(s.File(file)), w) {
+				t.Errorf("%s lacks %s", file, w)
+			}
+		}
+	}
+
+	bad := fstest.MapFS{
+		"a.md": page("title: A\nweight: 1", fence, "", "[x](#f@6) [y](#g@1)"),
+		"b.md": page("title: B\nweight: 2", "[x](a.md#f@two) [y](a.md#nothing) [z](a.md#f@-1)"),
+	}
+	_, err = Generate(Options{Content: bad, ContentName: "content"})
+	want := `content/a.md:10:1: link to "#f@6": figure "f" ends at beat 5` + "\n" +
+		`content/a.md:10:11: link to "#g@1": content/a.md has no figure "g" (its figures: f)` + "\n" +
+		`content/b.md:5:1: link to "a.md#f@two": "two" is not a beat number (write #FIGURE@BEAT, e.g. #f@3)` + "\n" +
+		`content/b.md:5:17: link to "a.md#nothing": content/a.md has no heading or figure with the id "nothing" (its figures: f)` + "\n" +
+		`content/b.md:5:35: link to "a.md#f@-1": "-1" is not a beat number (write #FIGURE@BEAT, e.g. #f@3)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
