@@ -96,7 +96,7 @@ func genScenario(r *rand.Rand) *sim.Scenario {
 			if down[b] {
 				continue
 			}
-			e.Kind, e.Broker, down[b] = sim.EventCrash, b, true
+			e.Kind, e.Broker, down[b], paused[b] = sim.EventCrash, b, true, false // a crash ends a pause
 		case 1:
 			if !down[b] {
 				continue

@@ -227,6 +227,8 @@ func (p *parser) replay(entries []*timelineEntry) {
 				problem = fmt.Sprintf("broker %d is down at beat %d: only a running broker can be paused", b, ev.At)
 			case ev.Kind == sim.EventPause && paused[b]:
 				problem = fmt.Sprintf("broker %d is already paused at beat %d (paused at beat %d)", b, ev.At, since[b])
+			case ev.Kind == sim.EventResume && !online[b]:
+				problem = fmt.Sprintf("broker %d is down at beat %d (crashed at beat %d): a crash ends a pause, so there is nothing to resume", b, ev.At, since[b])
 			case ev.Kind == sim.EventResume && !paused[b]:
 				problem = fmt.Sprintf("broker %d is not paused at beat %d: resume needs a paused broker", b, ev.At)
 			}
@@ -236,7 +238,7 @@ func (p *parser) replay(entries []*timelineEntry) {
 			}
 			switch ev.Kind {
 			case sim.EventCrash:
-				online[b] = false
+				online[b], paused[b] = false, false // the engine's crash clears the broker's state
 			case sim.EventRestart:
 				online[b] = true
 			case sim.EventPause:
