@@ -64,7 +64,9 @@ func describe(e Event) string {
 	case "isr-shrink":
 		return p + " ISR " + e.Detail + ": " + b + " not caught up for " + plural(e.Value, "beat")
 	case "isr-expand":
-		return p + " ISR " + e.Detail + ": " + b + " caught up (log end offset " + i64(e.Offset) + ")"
+		// isFollowerInSync: the follower's log end offset reached the
+		// high watermark, which may lag the leader's log end offset.
+		return p + " ISR " + e.Detail + ": " + b + " reached the high watermark (log end offset " + i64(e.Offset) + ", high watermark " + i64(e.Value) + ")"
 	case "isr-fence":
 		return p + " ISR " + e.Detail + ": " + b + " fenced"
 	case "leader":

@@ -250,7 +250,7 @@ func (e *engine) maybeExpandIsr(p *partition, b int) bool {
 	}
 	old := p.isr
 	p.setISR(append(append([]int{}, p.isr...), b))
-	e.emit(Event{Kind: "isr-expand", Partition: p.id, Broker: b, Offset: rs.leo, Detail: isrChange(old, p.isr)})
+	e.emit(Event{Kind: "isr-expand", Partition: p.id, Broker: b, Offset: rs.leo, Value: p.hw, Detail: isrChange(old, p.isr)})
 	return true
 }
 
