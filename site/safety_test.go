@@ -291,7 +291,7 @@ func TestIDsAndNamesSafe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	safeFile := regexp.MustCompile(`^(assets/)?[a-z0-9][a-z0-9-]*\.(html|css|js)$`)
+	safeFile := regexp.MustCompile(`^(assets/)?[a-z0-9][a-z0-9-]*\.(html|css|js|svg)$`)
 	for _, f := range s.Files {
 		if !safeFile.MatchString(f.Path) {
 			t.Errorf("output file %q is not named from [a-z0-9-]", f.Path)

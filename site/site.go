@@ -292,7 +292,7 @@ func renderBody(md goldmark.Markdown, pg *Page) (template.HTML, error) {
 	return template.HTML(buf.String()), nil
 }
 
-// readAssets copies every *.css and *.js file at the top of the templates
+// readAssets copies every *.css, *.js and *.svg file at the top of the templates
 // folder into AssetDir, except svganim.WordsFile, which Generate writes
 // from svganim.WordsJS.
 func readAssets(tfs fs.FS) ([]File, error) {
@@ -303,7 +303,7 @@ func readAssets(tfs fs.FS) ([]File, error) {
 	var files []File
 	for _, e := range entries {
 		ext := path.Ext(e.Name())
-		if e.IsDir() || (ext != ".css" && ext != ".js") || strings.HasPrefix(e.Name(), ".") || e.Name() == svganim.WordsFile {
+		if e.IsDir() || (ext != ".css" && ext != ".js" && ext != ".svg") || strings.HasPrefix(e.Name(), ".") || e.Name() == svganim.WordsFile {
 			continue
 		}
 		b, err := fs.ReadFile(tfs, e.Name())

@@ -65,7 +65,9 @@ func runBuild(o *buildOptions, stdout io.Writer) error {
 	if len(s.Figures) > 0 {
 		frames = " (" + count(beats, "frame") + ")"
 	}
-	fmt.Fprintf(stdout, "built %s with %s%s into %s\n", count(len(s.Pages), "page"), count(len(s.Figures), "figure"), frames, o.outDir)
+	// s.Pages leaves out the home page (index.md, or a generated contents
+	// page without one), which every build writes.
+	fmt.Fprintf(stdout, "built the home page and %s with %s%s into %s\n", count(len(s.Pages), "page"), count(len(s.Figures), "figure"), frames, o.outDir)
 	return nil
 }
 

@@ -57,8 +57,8 @@ func TestBuildSummaryCounts(t *testing.T) {
 	write(t, filepath.Join(two, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: x\nbeats: 1\n```\n\n```kflow\nid: y\nbeats: 2\n```\n")
 	write(t, filepath.Join(two, "b.md"), "---\ntitle: B\n---\n\nNo figure here.\n")
 	for _, c := range []struct{ content, want string }{
-		{one, "built 1 page with 1 figure (5 frames) into "},
-		{two, "built 2 pages with 2 figures (5 frames) into "},
+		{one, "built the home page and 1 page with 1 figure (5 frames) into "},
+		{two, "built the home page and 2 pages with 2 figures (5 frames) into "},
 	} {
 		out := filepath.Join(dir, "out")
 		code, stdout, stderr := kflowgen(t, "build", "--content", c.content, "--out", out)
