@@ -23,8 +23,9 @@ const markerHead = "# written by kflowgen build; the next build replaces this fo
 // folder is renamed away and removed). If anything fails, out is left as it
 // was.
 //
-// WriteDir refuses an out that is, or is a parent of, contentDir (when not
-// empty), the current folder, or the Go module root above either of them;
+// WriteDir refuses an out that is, is inside, or is a parent of contentDir
+// (when not empty); an out that is, or is a parent of, the current folder,
+// or the Go module root above either of them;
 // an out that holds go.mod or .git; and an existing out that is neither
 // empty nor a previous build's output (judged by its Marker file: every file
 // in out must be one the marker lists).
@@ -159,6 +160,11 @@ func checkOutput(out, abs, contentDir string) error {
 			if root := moduleRoot(c); root != "" {
 				protect = append(protect, guarded{root, "the module root " + filepath.Base(root)})
 			}
+		}
+	}
+	if contentDir != "" {
+		if c, err := canonical(contentDir); err == nil && abs != c && within(abs, c) {
+			return fmt.Errorf("refusing to build into %s: it is inside the content folder %s, which the build reads (and serve watches); build next to it instead", out, contentDir)
 		}
 	}
 	for _, g := range protect {

@@ -116,6 +116,7 @@ func TestWriteDirRefusals(t *testing.T) {
 		{"a parent of the content folder", filepath.Join(parent, "project"), "it holds the content folder"},
 		{"a grandparent of the content folder", parent, "it holds the content folder"},
 		{"the content folder through ..", filepath.Join(contentDir, "..", "content"), "it is the content folder"},
+		{"a folder inside the content folder", filepath.Join(contentDir, "public"), "it is inside the content folder"},
 		{"a folder with go.mod", mk("other", "go.mod"), "it holds go.mod"},
 		{"a folder not ours", filepath.Join(parent, "theirs"), "was not written by kflowgen build"},
 		{"our folder with a file we did not write", ours, "holds added.txt, which kflowgen build did not write"},
