@@ -163,7 +163,7 @@ func buildErrors(t *testing.T, body string) []site.Error {
 }
 
 // TestReferenceListsTheLimits keeps the reference page's Limits table
-// true to package sim's Max* constants.
+// true to package sim's Max* constants and package site's.
 func TestReferenceListsTheLimits(t *testing.T) {
 	b, err := fs.ReadFile(content.FS, "reference.md")
 	if err != nil {
@@ -196,6 +196,8 @@ func TestReferenceListsTheLimits(t *testing.T) {
 		{"members per group, including joins", sim.MaxMembers},
 		{"`timeline` entries", sim.MaxTimeline},
 		{"`expect` claims", sim.MaxExpect},
+		{"figures per page", site.MaxFiguresPerPage},
+		{"record-beats in a site", site.MaxRecordBeats},
 	} {
 		v, ok := rows[c.row]
 		if !ok {

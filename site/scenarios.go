@@ -109,7 +109,13 @@ func computeFigures(pages []*Page, o *Options) ([]*FigureResult, ErrorList) {
 			jobs = append(jobs, figureJob{pg, f})
 		}
 	}
+	skip, errs := checkSiteLimits(jobs)
 	results := make([]*FigureResult, len(jobs))
+	for i := range jobs {
+		if skip[i] {
+			results[i] = &FigureResult{}
+		}
+	}
 	workers := min(runtime.GOMAXPROCS(0), len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -123,12 +129,13 @@ func computeFigures(pages []*Page, o *Options) ([]*FigureResult, ErrorList) {
 		}()
 	}
 	for i := range jobs {
-		next <- i
+		if !skip[i] {
+			next <- i
+		}
 	}
 	close(next)
 	wg.Wait()
 
-	var errs ErrorList
 	ids := map[*Page]map[string]int{} // scenario id → file line of its first use
 	for i, j := range jobs {
 		r := results[i]

@@ -454,3 +454,33 @@ func TestFigureLinks(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestSiteLimits: a page past MaxFiguresPerPage, and the figure that
+// takes the site past MaxRecordBeats, fail at their fences, and the build
+// does not run the figures beyond them.
+func TestSiteLimits(t *testing.T) {
+	var many []string
+	for i := 0; i <= MaxFiguresPerPage; i++ {
+		many = append(many, fmt.Sprintf("```kflow\nid: f%d\nbeats: 2\n```\n", i))
+	}
+	_, err := Generate(Options{Content: fstest.MapFS{"a.md": page("title: A", many...)}, ContentName: "content"})
+	// Front matter takes lines 1-3 and each fence 5 lines (with the blank
+	// line the join leaves); fence number 101 opens at line 4 + 100×5.
+	want := fmt.Sprintf("content/a.md:%d:1: too many figures on this page: Kafka Flow allows at most %d; split the page", 4+MaxFiguresPerPage*5, MaxFiguresPerPage)
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+
+	// Each fence is 401 beats × 500 records = 200,500 record-beats, so the
+	// tenth takes the site past 2,000,000; it and the eleventh are not run.
+	big := "```kflow\nid: f%d\nbeats: 400\nproducer: {records: 500}\n```\n"
+	fsys := fstest.MapFS{}
+	for i := 1; i <= 11; i++ {
+		fsys[fmt.Sprintf("p%02d.md", i)] = page(fmt.Sprintf("title: P%02d\nweight: %d", i, i), fmt.Sprintf(big, i))
+	}
+	_, err = Generate(Options{Content: fsys, ContentName: "content"})
+	want = fmt.Sprintf("content/p10.md:5:1: this figure takes the site to %d record-beats (beats × records, summed over every figure): Kafka Flow allows at most %d; use fewer beats or records, or fewer figures", 10*401*500, MaxRecordBeats)
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}

@@ -1,0 +1,66 @@
+package site
+
+import (
+	"fmt"
+
+	"github.com/kafkaflow/kflowgen/sim/scenario"
+)
+
+// Limits on a whole page and a whole site, beside the limits on one
+// scenario (sim.MaxBeats and the rest). Without them a page of a thousand
+// fences at the scenario limits builds for half a minute into 3 GB of
+// memory and a 0.5 GB page; serve would die on one save.
+const (
+	// MaxFiguresPerPage is how many ```kflow fences one page may hold.
+	MaxFiguresPerPage = 100
+	// MaxRecordBeats bounds the work of a whole build: the sum over every
+	// figure (both runs of a side-by-side one) of its beats, counting beat
+	// 0, times its records (at least one). A figure at every scenario
+	// limit is 401 × 500 = 200,500 record-beats; the guide is about 6,000.
+	MaxRecordBeats = 2_000_000
+)
+
+// checkSiteLimits parses every fence (a parse is cheap next to a run) and
+// reports, at its opening line, the first fence of a page beyond
+// MaxFiguresPerPage and the fence that takes the site past MaxRecordBeats.
+// skip says which jobs not to compute: those past a limit, so that a build
+// over it stops before it spends the memory the limit guards.
+func checkSiteLimits(jobs []figureJob) (skip []bool, errs ErrorList) {
+	skip = make([]bool, len(jobs))
+	total := 0
+	over := false
+	for i, j := range jobs {
+		if j.fig.Ordinal >= MaxFiguresPerPage {
+			skip[i] = true
+			if j.fig.Ordinal == MaxFiguresPerPage {
+				errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
+					Msg: fmt.Sprintf("too many figures on this page: Kafka Flow allows at most %d; split the page", MaxFiguresPerPage)})
+			}
+			continue
+		}
+		if over {
+			skip[i] = true
+			continue
+		}
+		sc, variant, perrs := scenario.ParseCompare(j.fig.Body)
+		if len(perrs) > 0 || sc == nil {
+			continue // the fence's own errors are reported when it is computed
+		}
+		n := recordBeats(sc.Beats, sc.Producer.Records)
+		if variant != nil {
+			n += recordBeats(variant.Beats, variant.Producer.Records)
+		}
+		if total += n; total > MaxRecordBeats {
+			over, skip[i] = true, true
+			errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
+				Msg: fmt.Sprintf("this figure takes the site to %d record-beats (beats × records, summed over every figure): Kafka Flow allows at most %d; use fewer beats or records, or fewer figures", total, MaxRecordBeats)})
+		}
+	}
+	return skip, errs
+}
+
+// recordBeats is a run's beats, counting beat 0, times its records (at
+// least one).
+func recordBeats(beats, records int) int {
+	return (beats + 1) * max(records, 1)
+}
