@@ -80,6 +80,7 @@ func genScenario(r *rand.Rand) *sim.Scenario {
 	// Timeline, built in beat order.
 	brokers, partitions := sc.Brokers, sc.Topic.Partitions
 	down, paused := map[int]bool{}, map[int]bool{}
+	changedAt := map[int]int{} // broker → 1 + the beat of its last state change
 	at := 1
 	type snapshot struct{ at, brokers, partitions int }
 	var history []snapshot
@@ -91,27 +92,35 @@ func genScenario(r *rand.Rand) *sim.Scenario {
 		}
 		e := sim.TimelineEvent{At: at}
 		b := pick(1, brokers)
-		switch r.IntN(9) {
+		kind := r.IntN(9)
+		if kind < 4 && changedAt[b] == at+1 {
+			continue // one state change per broker per beat
+		}
+		switch kind {
 		case 0:
 			if down[b] {
 				continue
 			}
 			e.Kind, e.Broker, down[b], paused[b] = sim.EventCrash, b, true, false // a crash ends a pause
+			changedAt[b] = at + 1
 		case 1:
 			if !down[b] {
 				continue
 			}
 			e.Kind, e.Broker, down[b] = sim.EventRestart, b, false
+			changedAt[b] = at + 1
 		case 2:
 			if down[b] || paused[b] {
 				continue
 			}
 			e.Kind, e.Broker, paused[b] = sim.EventPause, b, true
+			changedAt[b] = at + 1
 		case 3:
 			if !paused[b] {
 				continue
 			}
 			e.Kind, e.Broker, paused[b] = sim.EventResume, b, false
+			changedAt[b] = at + 1
 		case 4:
 			if brokers == sim.MaxBrokers {
 				continue

@@ -197,6 +197,8 @@ func (p *parser) replay(entries []*timelineEntry) {
 	online := make([]bool, sim.MaxBrokers+1)
 	paused := make([]bool, sim.MaxBrokers+1)
 	since := make([]int, sim.MaxBrokers+1) // beat of the last state change
+	last := make([]sim.EventKind, sim.MaxBrokers+1)
+	changed := make([]bool, sim.MaxBrokers+1) // since[b] holds a change
 	for b := 1; b <= brokers; b++ {
 		online[b] = true
 	}
@@ -219,6 +221,10 @@ func (p *parser) replay(entries []*timelineEntry) {
 			}
 			var problem string
 			switch {
+			case changed[b] && since[b] == ev.At:
+				// A beat is the smallest step: two state changes of one
+				// broker in it have no order a figure could show.
+				problem = fmt.Sprintf("broker %d already has a %s at beat %d: give each broker at most one crash, restart, pause or resume per beat", b, last[b], ev.At)
 			case ev.Kind == sim.EventCrash && !online[b]:
 				problem = fmt.Sprintf("broker %d is already down at beat %d (crashed at beat %d)", b, ev.At, since[b])
 			case ev.Kind == sim.EventRestart && online[b]:
@@ -246,7 +252,7 @@ func (p *parser) replay(entries []*timelineEntry) {
 			case sim.EventResume:
 				paused[b] = false
 			}
-			since[b] = ev.At
+			since[b], last[b], changed[b] = ev.At, ev.Kind, true
 		case sim.EventAddBroker:
 			if p.bad["brokers"] {
 				continue
