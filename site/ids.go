@@ -15,8 +15,12 @@ type headingIDs struct {
 	used map[string]bool
 }
 
+// newHeadingIDs starts with the ids the page already has outside its
+// text taken: "main" (the layout's <main>, the skip link's target) and
+// "top" (which browsers read as the page's top), so "## Main" becomes
+// "main-2".
 func newHeadingIDs() *headingIDs {
-	return &headingIDs{used: map[string]bool{}}
+	return &headingIDs{used: map[string]bool{"main": true, "top": true}}
 }
 
 // Generate implements parser.IDs.

@@ -41,10 +41,11 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 			return ast.WalkContinue, nil
 		}
 		target, frag, hasFrag := strings.Cut(dest, "#")
+		target, _, _ = strings.Cut(target, "?") // a query names no other file
 		fl := fragLink{from: pg, to: pg, link: link, dest: dest, frag: frag}
 		switch {
 		case target == "":
-		case path.Ext(target) == ".md":
+		case strings.EqualFold(path.Ext(target), ".md"):
 			p := path.Join(path.Dir(pg.Path), target)
 			to, ok := pages[p]
 			if !ok {
@@ -55,7 +56,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 			}
 			fl.to, fl.page = to, outName(to)
 			link.Destination = []byte(fl.page + strings.TrimPrefix(dest, target))
-		case path.Ext(target) == ".html":
+		case strings.EqualFold(path.Ext(target), ".html"):
 			if strings.HasPrefix(target, "/") || !outputs[path.Clean(target)] {
 				line, col := nodePos(link, pg.src, lines)
 				errs = append(errs, Error{File: pg.File, Line: line, Col: col,

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -75,11 +76,20 @@ func newMarkdown() goldmark.Markdown {
 // page and every problem with its front matter; figures are found but not
 // yet computed.
 func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorList) {
+	// A byte-order mark (some Windows editors write one) is not part of
+	// the text; the front matter's "---" must be the first thing.
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	pg := &Page{Path: p, File: file, Slug: Slug(p), src: src}
 	var errs ErrorList
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pg.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	pg.figures = pageFigures(ctx)
+	if !utf8.Valid(src) {
+		line, col := firstInvalidUTF8(src)
+		errs = append(errs, Error{File: file, Line: line, Col: col,
+			Msg: "the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"})
+		return pg, errs
+	}
 
 	if !hasFrontMatter(src) {
 		errs = append(errs, Error{File: file, Line: 1, Col: 1,
@@ -366,4 +376,23 @@ func readPages(fsys fs.FS) ([]string, error) {
 		return nil
 	})
 	return paths, err
+}
+
+// firstInvalidUTF8 is the line and column (1-based, counting characters)
+// of the first byte of src that does not start a valid UTF-8 character.
+func firstInvalidUTF8(src []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return line, col
 }

@@ -484,3 +484,34 @@ func TestSiteLimits(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestPageBytes: a byte-order mark before the front matter is dropped; a
+// byte that is not UTF-8 fails at its line and column; "## Main" does not
+// take the id of the layout's <main>; and links to pages are found with
+// an upper-case extension or a query too.
+func TestPageBytes(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.md": {Data: []byte("\uFEFF---\ntitle: A\n---\n## Main\n\nSee [B](B.md) and [B](B.md?x=1).\n")},
+		"B.md": page("title: B", "Text."),
+	}
+	s, err := Generate(Options{Content: fsys, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(s.File("a.html"))
+	for _, want := range []string{`<h2 id="main-2"`, `href="b.html"`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("a.html lacks %s", want)
+		}
+	}
+	bad := fstest.MapFS{"a.md": {Data: []byte("---\ntitle: A\n---\nCafé and caf\xe9.\n")}}
+	_, err = Generate(Options{Content: bad, ContentName: "content"})
+	want := "content/a.md:4:13: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	gone := fstest.MapFS{"a.md": page("title: A", "[x](nope.MD) [y](nope.md?x=1)")}
+	if _, err := Generate(Options{Content: gone}); err == nil || strings.Count(err.Error(), "no page") != 2 {
+		t.Errorf("links to a missing page with .MD or a query: %v", err)
+	}
+}
