@@ -252,6 +252,11 @@ func (s *Server) Rebuild() BuildResult {
 	r.Changed = s.publish(g)
 	if s.o.OutDir != "" {
 		r.OutErr = built.WriteDir(s.o.OutDir, s.o.ContentDir)
+		var left *site.LeftoverError
+		if errors.As(r.OutErr, &left) { // written; only a folder of ours was left
+			fmt.Fprintf(s.o.Errors, "kflowgen: warning: %v\n", left)
+			r.OutErr = nil
+		}
 		if r.OutErr != nil && r.N > 1 {
 			fmt.Fprintf(s.o.Errors, "kflowgen: %s (the server still serves the new build)\n", r.OutErr)
 		}

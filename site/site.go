@@ -318,13 +318,18 @@ func readAssets(tfs fs.FS) ([]File, error) {
 // Build generates the site and writes it into out (see Site.WriteDir);
 // contentDir is the content folder on disk ("" for an embedded one), which
 // out must never replace. Input problems come back as an ErrorList and
-// leave out untouched.
+// leave out untouched. A *LeftoverError comes back with the site: it was
+// written, and only a folder of kflowgen's own was left behind.
 func Build(o Options, out, contentDir string) (*Site, error) {
 	s, err := Generate(o)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.WriteDir(out, contentDir); err != nil {
+		var left *LeftoverError
+		if errors.As(err, &left) {
+			return s, err
+		}
 		return nil, err
 	}
 	return s, nil

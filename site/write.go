@@ -49,6 +49,8 @@ func (s *Site) WriteDir(out, contentDir string) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("output folder %s: %w", out, err)
 	}
+	// An earlier build killed while writing leaves its folders behind.
+	leftover := removeLeftovers(abs)
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
 	if err != nil {
 		return fmt.Errorf("output folder %s: %w", out, err)
@@ -71,7 +73,7 @@ func (s *Site) WriteDir(out, contentDir string) error {
 			return fmt.Errorf("output folder %s: %w", out, err)
 		}
 		keep = true
-		return nil
+		return leftover
 	}
 	old, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".old-")
 	if err != nil {
@@ -91,11 +93,55 @@ func (s *Site) WriteDir(out, contentDir string) error {
 		return fmt.Errorf("output folder %s: %w", out, err)
 	}
 	keep = true
-	return os.RemoveAll(old)
+	if err := os.RemoveAll(old); err != nil {
+		return &LeftoverError{Path: old, Err: err}
+	}
+	return leftover
+}
+
+// LeftoverError is what WriteDir returns when the new site is in place but
+// a folder of its own making could not be removed: the previous build,
+// renamed aside, or an unfinished build an interrupted run left next to
+// the output. The build itself succeeded; callers report it as a warning.
+type LeftoverError struct {
+	Path string // the folder left behind
+	Err  error
+}
+
+func (e *LeftoverError) Error() string {
+	return fmt.Sprintf("the new site is in place, but %s could not be removed (%v); remove it by hand", e.Path, e.Err)
+}
+
+func (e *LeftoverError) Unwrap() error { return e.Err }
+
+// removeLeftovers removes the folders an interrupted build left next to
+// abs (".NAME.new-*" and ".NAME.old-*"), each only if it holds a Marker
+// file, so nothing kflowgen did not write is touched. It returns the
+// first folder it could not remove.
+func removeLeftovers(abs string) error {
+	base := filepath.Base(abs)
+	for _, kind := range []string{".new-", ".old-"} {
+		matches, _ := filepath.Glob(filepath.Join(filepath.Dir(abs), "."+base+kind+"*"))
+		for _, m := range matches {
+			if _, err := os.Lstat(filepath.Join(m, Marker)); err != nil {
+				continue
+			}
+			if err := os.RemoveAll(m); err != nil {
+				return &LeftoverError{Path: m, Err: err}
+			}
+		}
+	}
+	return nil
 }
 
 // writeFiles writes every file and the marker under dir.
 func (s *Site) writeFiles(dir string) error {
+	// The marker's head goes first, so that a build killed halfway leaves
+	// a folder the next one knows as its own (removeLeftovers); the list
+	// of files completes it at the end.
+	if err := os.WriteFile(filepath.Join(dir, Marker), []byte(markerHead), 0o644); err != nil {
+		return err
+	}
 	var list strings.Builder
 	list.WriteString(markerHead)
 	for _, f := range s.Files {

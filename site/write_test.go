@@ -144,3 +144,32 @@ func TestWriteDirRefusals(t *testing.T) {
 		t.Errorf("building into an empty folder: %v", err)
 	}
 }
+
+// TestWriteDirRemovesInterruptedBuilds: the folders a build killed while
+// writing leaves next to the output (".public.new-*", ".public.old-*")
+// are removed by the next build, but only those holding kflowgen's marker.
+func TestWriteDirRemovesInterruptedBuilds(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	ours, theirs := filepath.Join(parent, ".public.new-123"), filepath.Join(parent, ".public.old-456")
+	for _, d := range []string{ours, theirs} {
+		if err := os.MkdirAll(filepath.Join(d, "assets"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "assets", "x.css"), []byte("half written"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ours, Marker), []byte(markerHead), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := testSite("x").WriteDir(out, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ours); !os.IsNotExist(err) {
+		t.Errorf("the interrupted build %s is still there (%v)", ours, err)
+	}
+	if _, err := os.Stat(filepath.Join(theirs, "assets", "x.css")); err != nil {
+		t.Errorf("a folder without the marker was touched: %v", err)
+	}
+}

@@ -38,7 +38,7 @@ func newBuildCmd(stdout io.Writer) *cobra.Command {
 			"The output folder is replaced whole, and only when the build succeeded.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runBuild(o, stdout)
+			return runBuild(o, stdout, cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -47,14 +47,19 @@ func newBuildCmd(stdout io.Writer) *cobra.Command {
 	return cmd
 }
 
-// runBuild builds the site and prints a one-line summary.
-func runBuild(o *buildOptions, stdout io.Writer) error {
+// runBuild builds the site and prints a one-line summary, and on stderr a
+// warning when the site was written but a folder of kflowgen's own could
+// not be removed (site.LeftoverError).
+func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
 	src, dir, err := contentSource(o.contentDir)
 	if err != nil {
 		return err
 	}
 	s, err := site.Build(site.Options{Content: src, ContentName: contentName(o.contentDir)}, o.outDir, dir)
-	if err != nil {
+	var left *site.LeftoverError
+	if errors.As(err, &left) && s != nil {
+		fmt.Fprintf(stderr, "kflowgen: warning: %v\n", left)
+	} else if err != nil {
 		return wrapSiteErr(err)
 	}
 	beats := 0
