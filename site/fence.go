@@ -1,6 +1,7 @@
 package site
 
 import (
+	"regexp"
 	"sort"
 	"strconv"
 
@@ -36,6 +37,9 @@ type figureNode struct {
 	// body line's first character (non-zero for fences inside lists or
 	// block quotes).
 	BodyLines []lineRef
+	// Unclosed says no closing ``` line follows the body: the fence ran to
+	// the end of the page, or of the list item or quote holding it.
+	Unclosed bool
 	// OpenLine is the file line of the opening ``` line; FileLines the
 	// number of lines in the file (the text after its last newline counts
 	// as a line, even when empty).
@@ -126,6 +130,14 @@ func (fenceTransformer) Transform(doc *ast.Document, reader text.Reader, pc pars
 			// Value puts the padding's spaces before the line's bytes.
 			fig.Body = append(fig.Body, seg.Value(src)...)
 		}
+		// The line after the body (or after the opening line) must close
+		// the fence; without one, the fence swallowed the rest of its page
+		// or of its list item or quote.
+		after := fig.OpenLine + 1
+		if n := len(fig.BodyLines); n > 0 {
+			after = fig.BodyLines[n-1].Line + 1
+		}
+		fig.Unclosed = after > len(lines) || !closingFence.Match(lines.text(src, after))
 		fc.Parent().ReplaceChild(fc.Parent(), fc, fig)
 		figures = append(figures, fig)
 	}
@@ -190,6 +202,18 @@ func (x lineIndex) start(l int) int {
 	return x[l-1]
 }
 
+// text returns 1-based line l of src, without its newline.
+func (x lineIndex) text(src []byte, l int) []byte {
+	if l < 1 || l > len(x) {
+		return nil
+	}
+	end := len(src)
+	if l < len(x) {
+		end = x[l] - 1
+	}
+	return src[x[l-1]:end]
+}
+
 // Fence is one ```kflow fence found in a page by FindFences.
 type Fence struct {
 	// Body is the scenario text inside the fence.
@@ -218,3 +242,7 @@ func FindFences(src []byte) []Fence {
 	}
 	return fs
 }
+
+// closingFence matches a line that closes a fence: after any indentation
+// and quote markers, three or more backticks or tildes and nothing else.
+var closingFence = regexp.MustCompile("^[ \t>]*(```+|~~~+)[ \t]*\r?$")

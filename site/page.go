@@ -84,6 +84,12 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pg.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	pg.figures = pageFigures(ctx)
+	for _, f := range pg.figures {
+		if f.Unclosed {
+			errs = append(errs, Error{File: file, Line: f.OpenLine, Col: 1,
+				Msg: "this ```kflow fence is never closed: add a line ``` after the scenario (everything below it was read as part of it)"})
+		}
+	}
 	if !utf8.Valid(src) {
 		line, col := firstInvalidUTF8(src)
 		errs = append(errs, Error{File: file, Line: line, Col: col,

@@ -515,3 +515,23 @@ func TestPageBytes(t *testing.T) {
 		t.Errorf("links to a missing page with .MD or a query: %v", err)
 	}
 }
+
+// TestUnclosedFence: a ```kflow fence with no closing line swallows what
+// follows (in Markdown it runs to the end of its container), so the build
+// says so at the fence; closed fences of every form pass.
+func TestUnclosedFence(t *testing.T) {
+	closed := fstest.MapFS{
+		"a.md": {Data: []byte("---\ntitle: A\n---\n> ```kflow\n> id: q\n> beats: 2\n> ```\n\n~~~~kflow\nid: t\nbeats: 2\n~~~~\n\n```kflow\nid: e\nbeats: 2\n```")},
+	}
+	if _, err := Generate(Options{Content: closed}); err != nil {
+		t.Errorf("closed fences: %v", err)
+	}
+	open := fstest.MapFS{"a.md": page("title: A", "```kflow", "id: o", "beats: 2", "", "## Next section", "", "Text.")}
+	_, err := Generate(Options{Content: open, ContentName: "content"})
+	// The text it swallowed is no scenario either, and says so too.
+	want := "content/a.md:4:1: this ```kflow fence is never closed: add a line ``` after the scenario (everything below it was read as part of it)\n" +
+		"content/a.md:10:1: invalid YAML: could not find expected ':'"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
