@@ -107,7 +107,7 @@ func (p *parser) splitCompare(root *yaml.Node) *yaml.Node {
 	out.Content = append(append([]*yaml.Node{}, root.Content[:at]...), root.Content[at+2:]...)
 	for i := 0; i+1 < len(out.Content); i += 2 {
 		if k := out.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "compare" {
-			p.errorf(k, "duplicate setting \"compare\" (first set at line %d)", root.Content[at].Line)
+			p.errorf(k, "duplicate setting \"compare\" (first set %s)", where(root.Content[at], k))
 		}
 	}
 	key, cmp := root.Content[at], root.Content[at+1]

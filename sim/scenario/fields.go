@@ -117,7 +117,7 @@ func (p *parser) fields(n *yaml.Node, sec section) map[string]field {
 			continue
 		}
 		if prev, dup := out[name]; dup {
-			p.errorf(k, "duplicate %s %q (first set at line %d)", info.noun, name, prev.key.Line)
+			p.errorf(k, "duplicate %s %q (first set %s)", info.noun, name, where(prev.key, k))
 			continue
 		}
 		out[name] = field{k, v}
@@ -247,4 +247,19 @@ func distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// where says where first is, seen from later: "earlier on this line" or
+// "3 lines above". It counts lines between the two, not from the top, so
+// the message stays true when the scenario is a fence inside a page (whose
+// errors are positioned in the page, not in the fence).
+func where(first, later *yaml.Node) string {
+	switch n := later.Line - first.Line; {
+	case n <= 0:
+		return "earlier on this line"
+	case n == 1:
+		return "on the line above"
+	default:
+		return fmt.Sprintf("%d lines above", n)
+	}
 }
