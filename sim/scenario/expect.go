@@ -64,6 +64,11 @@ func (p *parser) expect(n *yaml.Node) {
 		if p.mapping(it, "an expect entry", "{at: 12, partition: 0, highWatermark: 3}") && p.forThisRun(it) {
 			p.expectEntry(it)
 		}
+		// An entry may assert several fields, each one claim.
+		if n := len(p.sc.Expect); n > sim.MaxExpect {
+			p.errorf(it, "too many expectations: this entry brings the claims to %d; Kafka Flow allows at most %d", n, sim.MaxExpect)
+			return
+		}
 	}
 }
 
