@@ -65,6 +65,10 @@ func (p *parser) integer(n *yaml.Node, name string, lo, hi int64, limit bool) (i
 		}
 		return 0, false
 	}
+	if leadingZero(s) {
+		p.errorf(n, "%s: %q has a leading zero: write it without (some YAML readers take 010 for octal 8)", keyOf(name), s)
+		return 0, false
+	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		p.errorf(n, "%s: %q is not a whole number", keyOf(name), s)
@@ -132,6 +136,13 @@ func isDecimal(s string) bool {
 	return true
 }
 
+// leadingZero reports whether a decimal number (isDecimal) has a zero
+// before its other digits: "010", "-07", "+00".
+func leadingZero(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")
+	return len(s) > 1 && s[0] == '0'
+}
+
 // intSetting reads a whole-number setting in lo..hi; on error it marks the
 // setting bad and returns def.
 func (p *parser) intSetting(n *yaml.Node, name string, def int, lo, hi int, limit bool) int {
@@ -158,6 +169,10 @@ func (p *parser) unsigned(n *yaml.Node, name string) (uint64, bool) {
 	}
 	if !isDecimal(s) {
 		p.errorf(n, "%s: %q is not a whole number%s", keyOf(name), s, numberHint(s))
+		return 0, false
+	}
+	if leadingZero(s) {
+		p.errorf(n, "%s: %q has a leading zero: write it without (some YAML readers take 010 for octal 8)", keyOf(name), s)
 		return 0, false
 	}
 	v, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 64)
