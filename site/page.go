@@ -377,6 +377,14 @@ func readPages(fsys fs.FS) ([]string, error) {
 			return nil
 		}
 		if !d.IsDir() && path.Ext(name) == ".md" {
+			// Reading a named pipe or a device would block or never end;
+			// a symbolic link counts by what it points at.
+			if t := d.Type(); !t.IsRegular() {
+				info, err := fs.Stat(fsys, p)
+				if t&fs.ModeSymlink == 0 || err != nil || !info.Mode().IsRegular() {
+					return fmt.Errorf("%s is not a regular file (a pipe, device or broken link); a page must be a file", p)
+				}
+			}
 			paths = append(paths, p)
 		}
 		return nil

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"runtime"
 	"strings"
@@ -533,5 +534,18 @@ func TestUnclosedFence(t *testing.T) {
 		"content/a.md:10:1: invalid YAML: could not find expected ':'"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestPageNotAFile: a named pipe called x.md would block the build
+// forever on reading; it is refused by name instead.
+func TestPageNotAFile(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.md": page("title: A", "Text."),
+		"x.md": {Mode: fs.ModeNamedPipe},
+	}
+	_, err := Generate(Options{Content: fsys})
+	if err == nil || !strings.Contains(err.Error(), "x.md is not a regular file") {
+		t.Errorf("got %v, want x.md refused", err)
 	}
 }
