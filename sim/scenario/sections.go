@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
 	"go.yaml.in/yaml/v3"
@@ -271,9 +272,26 @@ func (p *parser) addGroup(entry *yaml.Node, id string, share bool, members, limi
 			p.errorf(entry, "duplicate group id %q: consumer and share groups need distinct ids", id)
 			return false
 		}
+		// Members are named GROUP-N, so "g-1" would read as a member of
+		// group g in every caption (and g as a member of "g" minus one).
+		if memberOf(id, g.id) || memberOf(g.id, id) {
+			a, b := g.id, id
+			if memberOf(g.id, id) {
+				a, b = id, g.id
+			}
+			p.errorf(entry, "group id %q reads like a member of group %q (members are named %s-1, %s-2, …): choose another id", b, a, a, a)
+			return false
+		}
 	}
 	p.groups = append(p.groups, &group{share: share, id: id, initial: members, limit: limit})
 	return true
+}
+
+// memberOf reports whether name has the form of a member of group:
+// GROUP-N, N a whole number from 1.
+func memberOf(name, group string) bool {
+	n, ok := strings.CutPrefix(name, group+"-")
+	return ok && isDecimal(n) && !strings.HasPrefix(n, "+") && !strings.HasPrefix(n, "-") && !leadingZero(n)
 }
 
 // findGroup returns the group named id, or nil.
