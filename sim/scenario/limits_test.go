@@ -213,3 +213,20 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// TestSizeLimitCRLF: a scenario exactly at MaxFenceBytes with LF line
+// endings stays within it when saved with CRLF; one byte more does not.
+func TestSizeLimitCRLF(t *testing.T) {
+	head := "id: edge\nbeats: 3\n# "
+	lf := head + strings.Repeat("x", sim.MaxFenceBytes-len(head)-1) + "\n"
+	if len(lf) != sim.MaxFenceBytes {
+		t.Fatalf("built %d bytes", len(lf))
+	}
+	crlf := strings.ReplaceAll(lf, "\n", "\r\n")
+	if _, errs := Parse([]byte(crlf)); errs != nil {
+		t.Errorf("at the limit with CRLF: %v", errs)
+	}
+	if _, errs := Parse([]byte("#" + crlf)); len(errs) != 1 || !strings.Contains(errs[0].Msg, "over the limit") {
+		t.Errorf("one byte over with CRLF: %v", errs)
+	}
+}
