@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -98,8 +99,11 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 	}
 
 	if !hasFrontMatter(src) {
-		errs = append(errs, Error{File: file, Line: 1, Col: 1,
-			Msg: "missing front matter: start the page with a line ---, then title: …, then ---"})
+		msg := "missing front matter: start the page with a line ---, then title: …, then ---"
+		if first, _, _ := bytes.Cut(src, []byte("\n")); string(bytes.TrimRight(first, " \r")) == "---" {
+			msg = "front matter is not closed: add a line --- after its last field"
+		}
+		errs = append(errs, Error{File: file, Line: 1, Col: 1, Msg: msg})
 		return pg, errs
 	}
 	data := frontmatter.Get(ctx)
@@ -121,6 +125,9 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 
 // hasFrontMatter reports whether src opens with a --- line that a later
 // --- line closes.
+// MaxPageTitle is the longest page title, in characters.
+const MaxPageTitle = 120
+
 func hasFrontMatter(src []byte) bool {
 	lines := bytes.Split(src, []byte("\n"))
 	if len(lines) == 0 || string(bytes.TrimRight(lines[0], " \r")) != "---" {
@@ -164,6 +171,10 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
 				at(v, "title must be a non-empty line of text")
 				continue
 			}
+			if n := utf8.RuneCountInString(strings.TrimSpace(v.Value)); n > MaxPageTitle {
+				at(v, "title is %d characters: Kafka Flow allows at most %d (it heads the page and names it in the contents)", n, MaxPageTitle)
+				continue
+			}
 			pg.Title = strings.TrimSpace(v.Value)
 		case "summary":
 			if v.Kind != yaml.ScalarNode {
@@ -173,7 +184,14 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
 			pg.Summary = strings.TrimSpace(v.Value)
 		case "weight":
 			w, err := strconv.Atoi(v.Value)
-			if v.Kind != yaml.ScalarNode || err != nil {
+			switch {
+			case v.Kind != yaml.ScalarNode || v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
+				at(v, "weight: %q is not a whole number (write it without quotes)", v.Value)
+				continue
+			case errors.Is(err, strconv.ErrRange):
+				at(v, "weight: %q is too large: pages are ordered by weight, so small numbers such as 10, 20, 30 will do", v.Value)
+				continue
+			case err != nil:
 				at(v, "weight: %q is not a whole number", v.Value)
 				continue
 			}

@@ -549,3 +549,19 @@ func TestPageNotAFile(t *testing.T) {
 		t.Errorf("got %v, want x.md refused", err)
 	}
 }
+
+// TestFrontMatterStrict: a quoted or huge weight, an overlong title and
+// front matter that is opened but never closed each get their own message.
+func TestFrontMatterStrict(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"---\ntitle: A\nweight: \"5\"\n---\n", `content/a.md:3:9: weight: "5" is not a whole number (write it without quotes)`},
+		{"---\ntitle: A\nweight: 99999999999999999999999\n---\n", `content/a.md:3:9: weight: "99999999999999999999999" is too large: pages are ordered by weight, so small numbers such as 10, 20, 30 will do`},
+		{"---\ntitle: " + strings.Repeat("t", MaxPageTitle+1) + "\n---\n", fmt.Sprintf("content/a.md:2:8: title is %d characters: Kafka Flow allows at most %d (it heads the page and names it in the contents)", MaxPageTitle+1, MaxPageTitle)},
+		{"---\ntitle: A\nText without a closing line.\n", "content/a.md:1:1: front matter is not closed: add a line --- after its last field"},
+	} {
+		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte(c.src)}}, ContentName: "content"})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\ngot  %v\nwant %s", c.src, err, c.want)
+		}
+	}
+}
