@@ -125,6 +125,8 @@ func pickScenario(name string, src []byte, want string) (*chosen, error) {
 	switch {
 	case want == "" && len(fences) > 1:
 		return nil, fmt.Errorf("%s has %d scenarios; choose one with --scenario (ids: %s)", name, len(fences), strings.Join(ids, ", "))
+	case len(found) > 1:
+		return nil, fmt.Errorf("%s has %d scenarios with id %q; ids must be unique on a page (the build refuses it too)", name, len(found), want)
 	case len(found) == 1:
 		return found[0], nil
 	case len(all) > 0:
