@@ -50,11 +50,18 @@ func Check(sc *Scenario, t *Trace) []Failure {
 		if ok && sameValue(ex.Field, ex.Want, got) {
 			continue
 		}
+		want := ex.Want
+		if want == "" {
+			want = `""` // an owner of nobody, which would read as a gap
+		}
 		if !ok {
-			out = append(out, Failure{ex.Pos, fmt.Sprintf("expected %s %s%s, but %s", ex.Field, ex.Want, subjectText(ex), got)})
+			out = append(out, Failure{ex.Pos, fmt.Sprintf("expected %s %s%s, but %s", ex.Field, want, subjectText(ex), got)})
 			continue
 		}
-		out = append(out, Failure{ex.Pos, fmt.Sprintf("expected %s %s%s, got %s", ex.Field, ex.Want, subjectText(ex), got)})
+		if got == "" {
+			got = `""`
+		}
+		out = append(out, Failure{ex.Pos, fmt.Sprintf("expected %s %s%s, got %s", ex.Field, want, subjectText(ex), got)})
 	}
 	return out
 }
