@@ -8,8 +8,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-// checkMarkdown reports two slips in a page's Markdown that would
-// otherwise build without a word:
+// checkMarkdown reports slips in a page's Markdown that would otherwise
+// build without a word:
 //
 //   - a fenced block whose info string nearly says kflow ("Kflow",
 //     "KFLOW", "kflw": kflow in another case, or one edit away) would
@@ -17,7 +17,11 @@ import (
 //     at the info string;
 //   - a level-1 heading ("# Title" or a "===" underline) would be a second
 //     title on a page whose title comes from the front matter (the layout
-//     writes it as the page's one <h1>); it is reported at the heading.
+//     writes it as the page's one <h1>); it is reported at the heading;
+//   - raw HTML, a block or an inline tag, is left out of the page (so a
+//     page cannot carry script), and with a block whatever it holds, a
+//     fence or a heading among them; it is reported at its start. HTML
+//     comments may stay.
 func checkMarkdown(pg *Page) ErrorList {
 	var errs ErrorList
 	lines := newLineIndex(pg.src)
@@ -36,6 +40,21 @@ func checkMarkdown(pg *Page) ErrorList {
 				at(n.Info.Segment.Start, "fence %q is not a figure: did you mean %q?", lang, FenceLanguage)
 			}
 			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			// Raw HTML is not passed through (a page must not carry
+			// script), so a block of it, and any fence or heading inside,
+			// would vanish without a word. Comments may stay.
+			if n.HTMLBlockType != ast.HTMLBlockType2 && n.Lines().Len() > 0 {
+				at(n.Lines().At(0).Start, "raw HTML is left out of the page, and anything inside it with it: write it in Markdown")
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			if n.Segments.Len() > 0 {
+				if seg := n.Segments.At(0); !bytes.HasPrefix(seg.Value(pg.src), []byte("<!--")) {
+					at(seg.Start, "raw HTML %q is left out of the page: write it in Markdown", string(seg.Value(pg.src)))
+				}
+			}
+			return ast.WalkSkipChildren, nil
 		case *ast.Heading:
 			if n.Level == 1 {
 				what := "an empty level-1 heading"
@@ -43,8 +62,8 @@ func checkMarkdown(pg *Page) ErrorList {
 					what = fmt.Sprintf("heading %q", t)
 				}
 				at(headingStart(pg, n, lines), "%s is a second title: a page has one title (front matter); use ## for sections", what)
+				return ast.WalkSkipChildren, nil
 			}
-			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})

@@ -227,13 +227,30 @@ func xmlShape(doc []byte) ([]string, string, error) {
 }
 
 // TestRawHTMLAndScriptLinksDropped checks what Markdown itself could
-// smuggle (in Markdown, markup is syntax rather than text, so it is left
-// out rather than escaped): raw HTML blocks and inline tags, in a paragraph
-// or a heading, are dropped, and links to javascript: or data: URLs lose
-// their target.
+// smuggle (in Markdown, markup is syntax rather than text, so it cannot be
+// escaped): raw HTML blocks and inline tags, in a paragraph or a heading,
+// fail the build at their place (they would be left out, and whatever
+// they hold with them), while comments may stay; and links to javascript:
+// or data: URLs lose their target.
 func TestRawHTMLAndScriptLinksDropped(t *testing.T) {
-	src := "---\ntitle: Raw\n---\n\n## <svg onload=alert(0)> & </h2>\n\n<script>alert(1)</script>\n\n<div onclick=\"alert(2)\">x</div>\n\n" +
-		"Inline <img src=x onerror=alert(3)> and <a href=\"javascript:alert(4)\">a</a>.\n\n" +
+	raw := "---\ntitle: Raw\n---\n\n## <svg onload=alert(0)> & </h2>\n\n<script>alert(1)</script>\n\n<div onclick=\"alert(2)\">x</div>\n\n" +
+		"Inline <img src=x onerror=alert(3)> and <a href=\"javascript:alert(4)\">a</a>.\n\n<!-- a note to the next author -->\n"
+	_, err := site.Generate(site.Options{Content: fstest.MapFS{"raw.md": {Data: []byte(raw)}}})
+	l, ok := err.(site.ErrorList)
+	if !ok {
+		t.Fatalf("raw HTML: want positioned errors, got %v", err)
+	}
+	var at []string
+	for _, e := range l {
+		at = append(at, fmt.Sprintf("%d:%d", e.Line, e.Col))
+	}
+	// The heading's two tags, the script and div blocks, and the
+	// paragraph's img, a and /a; not the comment.
+	if got, want := strings.Join(at, " "), "5:4 5:28 7:1 9:1 11:8 11:41 11:72"; got != want {
+		t.Errorf("raw HTML refused at %s, want %s:\n%v", got, want, err)
+	}
+
+	src := "---\ntitle: Raw\n---\n\n<!-- a note -->\n\n" +
 		"[click](javascript:alert(5)) [data](data:text/html;base64,PHNjcmlwdD4=) ![i](javascript:alert(6))\n"
 	s, err := site.Generate(site.Options{Content: fstest.MapFS{"raw.md": {Data: []byte(src)}}})
 	if err != nil {

@@ -287,7 +287,7 @@ func TestUserStringsEscaped(t *testing.T) {
 	evil := `<script>alert(1)</script>"onload="x`
 	fsys := fstest.MapFS{
 		"evil.md": page(fmt.Sprintf("title: '%s'\nsummary: '%s'", evil, evil),
-			"## Heading "+evil, "", "<script>alert(2)</script>", "", "[x](javascript:alert(3))"),
+			"## Heading `"+evil+"`", "", "Code `<script>alert(2)</script>` shows as text.", "", "[x](javascript:alert(3))"),
 	}
 	s, err := Generate(Options{Content: fsys})
 	if err != nil {
