@@ -15,8 +15,10 @@ import (
 // TestBrowserPhoneWidth opens every page of the built guide in Chromium at
 // a phone's width (390 CSS pixels) and wants none wider than the screen:
 // long inline code such as `Partition.checkEnoughReplicasReachOffset`
-// wraps, and code blocks and tables scroll inside themselves, so the page
-// never scrolls sideways.
+// wraps, and code blocks, tables and wide figures scroll inside
+// themselves, so the page never scrolls sideways. Every figure's picture
+// keeps at least half its drawn size (its labels stay legible), and the
+// two pictures of a side-by-side figure, stacked, are drawn at one scale.
 func TestBrowserPhoneWidth(t *testing.T) {
 	browsertest.Chromium(t)
 	out := filepath.Join(t.TempDir(), "site")
@@ -52,9 +54,22 @@ func TestBrowserPhoneWidth(t *testing.T) {
 				.filter(e => !e.closest("pre, table, figure"))
 				.slice(0, 3).map(e => e.tagName + " " + e.textContent.slice(0, 40))`))
 		}
+		var scales [][]float64 // per figure, each picture's drawn width over its --kf-w
+		if err == nil {
+			scales, err = chromedp.Run(tctx, chromedp.Evaluate[[][]float64](`[...document.querySelectorAll("figure.kflow")]
+				.map(f => [...f.querySelectorAll(".kf-svg")].map(s => s.getBoundingClientRect().width / parseFloat(s.style.getPropertyValue("--kf-w"))))`))
+		}
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: %v", f.Path, err)
+		}
+		for i, fig := range scales {
+			for _, sc := range fig {
+				if sc < 0.495 || sc > fig[0]*1.01 || sc < fig[0]*0.99 {
+					t.Errorf("%s, figure %d: pictures drawn at %.3f of their size, want at least 0.5 and one scale for both panels", f.Path, i+1, fig)
+					break
+				}
+			}
 		}
 		if width.Page > width.Viewport {
 			t.Errorf("%s is %d px wide on a %d px screen; sticking out: %q", f.Path, width.Page, width.Viewport, wide)

@@ -50,8 +50,10 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	var tracks [][]any
 	offset := 0
 	seen := map[KeyStyle]bool{}
+	scenes := [2]*scene{newScene(a), newScene(b)}
+	widest := max(scenes[0].l.W, scenes[1].l.W)
 	for i, t := range []*sim.Trace{a, b} {
-		s := newScene(t)
+		s := scenes[i]
 		u := unite(s)
 		if i == 1 {
 			u.drop("beat")
@@ -59,8 +61,11 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 		at := min(poster, len(t.Beats)-1)
 		ms, gone := u.beat(at)
 		// A panel grows with its picture's width, so that side by side
-		// both are drawn at the same scale.
-		fmt.Fprintf(&view, `<div class="kf-panel" style="flex-grow:%d"><p class="kf-ptitle">%s</p>`, s.l.W, template.HTMLEscapeString(names[i]))
+		// both are drawn at the same scale; stacked, it takes the share
+		// of the width its picture has of the wider one (--kf-pw), for
+		// the same reason.
+		fmt.Fprintf(&view, `<div class="kf-panel" style="flex-grow:%d;--kf-pw:%d%%"><p class="kf-ptitle">%s</p>`,
+			s.l.W, s.l.W*100/widest, template.HTMLEscapeString(names[i]))
 		writeSVG(&view, s.l, names[i], ms, gone, true)
 		view.WriteString(`</div>`)
 		// The stepper numbers the marks of both panels in document order,

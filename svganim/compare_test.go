@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestCompareGolden(t *testing.T) {
 }
 
 var (
-	panelRE = regexp.MustCompile(`<div class="kf-panel" style="flex-grow:(\d+)"><p class="kf-ptitle">([^<]*)</p>`)
+	panelRE = regexp.MustCompile(`<div class="kf-panel" style="flex-grow:(\d+);--kf-pw:(\d+)%"><p class="kf-ptitle">([^<]*)</p>`)
 	svgRE   = regexp.MustCompile(`(?s)<svg [^>]*class="kf-svg".*?</svg>`)
 	markRE  = regexp.MustCompile(`<g class="m `)
 )
@@ -66,9 +67,20 @@ func TestCompareMarkup(t *testing.T) {
 		t.Errorf("figure does not open as a compare figure: %.60s", html)
 	}
 	panels := panelRE.FindAllStringSubmatch(html, -1)
-	if len(panels) != 2 || panels[0][2] != "group" || panels[1][2] != "share" {
+	if len(panels) != 2 || panels[0][3] != "group" || panels[1][3] != "share" {
 		t.Fatalf("panels %q, want two titled group and share", panels)
 	}
+	// Stacked, each panel takes its picture's share of the wider one's
+	// width (flex-grow is the picture's width), so both draw at one scale.
+	w0, _ := strconv.Atoi(panels[0][1])
+	w1, _ := strconv.Atoi(panels[1][1])
+	for i, w := range []int{w0, w1} {
+		if want := strconv.Itoa(w * 100 / max(w0, w1)); panels[i][2] != want {
+			t.Errorf("panel %d: --kf-pw %s%%, want %s%% (width %d of %d)", i, panels[i][2], want, w, max(w0, w1))
+		}
+	}
+	// (These two are equally wide; the golden compare-acks-crash pins an
+	// unequal pair, 82% and 100%.)
 	if got := strings.Count(html, `kf-counter`); got != 1 {
 		t.Errorf("%d beat counters, want 1 (the first panel's)", got)
 	}
