@@ -209,6 +209,9 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		x: x - 1, y: row.CellsY - 4, h: cellH + 8 + si*(shareBarH+1), o: gp.StartOffset, od: true,
 		title: "share group " + group + "'s share-partition start offset on p" + pid +
 			": every record before it is acknowledged or archived"})
+	// The flag lies under the ticks, discs and squares (layerVeil): a
+	// record acknowledged out of order, right of the tick, keeps its disc
+	// in view, covering a letter of the flag at most.
 	fw := 5*len([]rune(group)) + 6
 	// Its top sits 3 units above the cells, clear of the HW label above the
 	// row (which ends 4 units above) and of the key label inside the cell.
@@ -225,7 +228,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 			}
 		}
 	}
-	add(mark{id: "wf-" + base, layer: layerTop, shape: shCell, cls: "kf-wflag" + sg,
+	add(mark{id: "wf-" + base, layer: layerVeil, shape: shCell, cls: "kf-wflag" + sg,
 		x: fx, y: fy, w: fw, h: 9, text: [3]string{group}, o: gp.StartOffset, od: true,
 		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
 			itoa64(gp.StartOffset) + ")"})
