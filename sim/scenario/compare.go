@@ -177,6 +177,8 @@ func (p *parser) forThisRun(it *yaml.Node) bool {
 		return isCompare
 	}
 	switch {
+	case !isCompare && val.Kind != yaml.ScalarNode:
+		p.errorf(val, "variant must be the word compare, not %s", kindName(val))
 	case !isCompare:
 		p.errorf(val, "variant %s is not one this fence has: the only variant is \"compare\"", quote(val))
 	case p.compare == nil:
