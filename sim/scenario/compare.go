@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"reflect"
+
 	"github.com/kafkaflow/kflowgen/sim"
 	"go.yaml.in/yaml/v3"
 )
@@ -83,10 +85,37 @@ func ParseCompare(src []byte) (base, variant *sim.Scenario, errs ErrorList) {
 			p.errs = append(p.errs, e)
 		}
 	}
+	if len(p.errs) == 0 && variant != nil && sameRun(base, variant) {
+		p.errorf(p.compare, "compare changes nothing but the title: every setting it gives has the fence's own value; change one, such as producer: {acks: all}")
+	}
 	if len(p.errs) > 0 {
 		return nil, nil, finish(p.errs)
 	}
 	return base, variant, nil
+}
+
+// sameRun reports whether two scenarios run the same story: equal in
+// everything but their titles, their expectations and where in the text
+// each part is written.
+func sameRun(a, b *sim.Scenario) bool {
+	strip := func(s *sim.Scenario) sim.Scenario {
+		c := *s
+		c.Title, c.Expect, c.Pos, c.IDPos = "", nil, sim.Pos{}, sim.Pos{}
+		c.ConsumerGroups = append([]sim.ConsumerGroupConfig(nil), s.ConsumerGroups...)
+		for i := range c.ConsumerGroups {
+			c.ConsumerGroups[i].Pos = sim.Pos{}
+		}
+		c.ShareGroups = append([]sim.ShareGroupConfig(nil), s.ShareGroups...)
+		for i := range c.ShareGroups {
+			c.ShareGroups[i].Pos = sim.Pos{}
+		}
+		c.Timeline = append([]sim.TimelineEvent(nil), s.Timeline...)
+		for i := range c.Timeline {
+			c.Timeline[i].Pos = sim.Pos{}
+		}
+		return c
+	}
+	return reflect.DeepEqual(strip(a), strip(b))
 }
 
 // splitCompare returns root without its compare key and keeps the compare
@@ -123,17 +152,21 @@ func (p *parser) splitCompare(root *yaml.Node) *yaml.Node {
 	// the rest (unknown keys, duplicates) as in any other section.
 	kept := *cmp
 	kept.Content = nil
+	refused := false
 	for i := 0; i+1 < len(cmp.Content); i += 2 {
 		k := cmp.Content[i]
 		switch {
 		case k.Kind == yaml.ScalarNode && k.Value == "id":
 			p.errorf(k, "compare cannot set id: the second run shares the fence's id")
+			refused = true
 			continue
 		case k.Kind == yaml.ScalarNode && k.Value == "expect":
 			p.errorf(k, "compare cannot hold expect entries: write them in the fence's expect list with \"variant: compare\"")
+			refused = true
 			continue
 		case k.Kind == yaml.ScalarNode && k.Value == "compare":
 			p.errorf(k, "compare cannot hold another compare")
+			refused = true
 			continue
 		}
 		kept.Content = append(kept.Content, k, cmp.Content[i+1])
@@ -142,7 +175,9 @@ func (p *parser) splitCompare(root *yaml.Node) *yaml.Node {
 	if _, ok := f["title"]; !ok {
 		p.errorf(key, "compare needs its own title: it labels the second run beside the first, such as \"title: acks=all\"")
 	}
-	if len(f) == 1 && f["title"].val != nil {
+	// (A refused key already has its message; "changes nothing" would
+	// only add noise.)
+	if len(f) == 1 && f["title"].val != nil && !refused {
 		p.errorf(key, "compare changes nothing but the title: add the settings the second run changes, such as producer: {acks: all}")
 	}
 	// Only known keys reach the merge; an unknown one was reported above.
