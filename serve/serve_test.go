@@ -642,3 +642,36 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestContentFolderReplaced: a content folder moved away and made anew
+// (as some editors and scripts replace a folder whole) is watched again,
+// and edits in the new folder rebuild; changes beside it (the output
+// folder of a build) do not.
+func TestContentFolderReplaced(t *testing.T) {
+	dir := smallSite(t)
+	var log syncBuffer
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content", Log: &log, Errors: &log})
+	r := get(t, base+"/a.html")
+	st := listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+	if err := os.Rename(dir, dir+"-old"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
+	st.expect(t, "reload")
+	r = get(t, base+"/a.html")
+	st = listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Edited in the new folder", "beats: 4"))
+	st.expect(t, "reload")
+	if r := get(t, base+"/a.html"); !strings.Contains(r.body, "Edited in the new folder") {
+		t.Fatalf("an edit in the new content folder was not built:\n%s\nlog:\n%s", r.body, log.String())
+	}
+	before := strings.Count(log.String(), "rebuilt")
+	write(t, filepath.Join(filepath.Dir(dir), "beside", "x.md"), "not a page of the site")
+	time.Sleep(300 * time.Millisecond)
+	if after := strings.Count(log.String(), "rebuilt"); after != before {
+		t.Errorf("a file beside the content folder set off %d rebuilds:\n%s", after-before, log.String())
+	}
+}

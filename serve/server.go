@@ -88,6 +88,11 @@ type Server struct {
 	tmp     string // private folder holding the generations
 	cache   *genCache
 	watcher *fsnotify.Watcher // nil when nothing is watched
+	// roots are the watched folders (content, templates) by absolute
+	// path; their parents are watched too, for one event only: a root
+	// made anew (an editor or a script replacing the whole folder), which
+	// the watch on the old folder cannot see.
+	roots map[string]bool
 
 	buildMu sync.Mutex // one build at a time
 	builds  int        // guarded by buildMu
@@ -181,10 +186,15 @@ func New(o Options) (*Server, error) {
 			return nil, fmt.Errorf("watching: %w", err)
 		}
 		s.watcher = w
+		s.roots = map[string]bool{}
 		for _, d := range dirs {
 			if err := s.addTree(d); err != nil {
 				s.Close()
 				return nil, fmt.Errorf("watching %s: %w", d, err)
+			}
+			if abs, err := filepath.Abs(d); err == nil && filepath.Dir(abs) != abs {
+				s.roots[abs] = true
+				_ = w.Add(filepath.Dir(abs)) // best effort: without it, only a replaced root goes unseen
 			}
 		}
 	}

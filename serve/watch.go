@@ -64,6 +64,9 @@ func (s *Server) watch(ctx context.Context) {
 			if !ok {
 				return
 			}
+			if s.parentEvent(ev) {
+				continue
+			}
 			if !relevant(ev) {
 				continue
 			}
@@ -92,6 +95,37 @@ func (s *Server) watch(ctx context.Context) {
 			s.Rebuild()
 		}
 	}
+}
+
+// parentEvent reports whether ev is to be dropped because it comes from
+// the watch on a root's parent folder and is not about the root itself
+// (a sibling such as the output folder changed). A root made anew is
+// watched again (the old watch followed the old folder away) and kept, so
+// it starts a rebuild; a root removed or renamed away is kept too, so the
+// rebuild says what is missing.
+func (s *Server) parentEvent(ev fsnotify.Event) bool {
+	abs, err := filepath.Abs(ev.Name)
+	if err != nil {
+		return false
+	}
+	if s.roots[abs] {
+		if ev.Has(fsnotify.Create) {
+			if err := s.addTree(abs); err != nil {
+				fmt.Fprintf(s.o.Errors, "kflowgen: watching %s: %s\n", ev.Name, err)
+			}
+		}
+		return false
+	}
+	dir := filepath.Dir(abs)
+	if s.roots[dir] {
+		return false // in a root (which may also be another root's parent)
+	}
+	for r := range s.roots {
+		if filepath.Dir(r) == dir {
+			return true // beside a root
+		}
+	}
+	return false
 }
 
 // relevant reports whether a watcher event may change the site: not a
