@@ -480,8 +480,8 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 
 // What a role badge's title adds while a reassignment moves the replica.
 const (
-	reassignAdding   = "; a reassignment is adding this replica: it copies the log like any follower, and the old replicas go once every new one is in the ISR"
-	reassignRemoving = "; a reassignment is removing this replica once every new replica is in the ISR"
+	reassignAdding   = "; a reassignment adds it: it copies the log, then the old replicas go"
+	reassignRemoving = "; a reassignment removes it once every new replica is in the ISR"
 )
 
 func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br sim.Broker, row Row, add func(mark)) {
