@@ -54,6 +54,11 @@ func TestBrowserPhoneWidth(t *testing.T) {
 				.filter(e => !e.closest("pre, table, figure"))
 				.slice(0, 3).map(e => e.tagName + " " + e.textContent.slice(0, 40))`))
 		}
+		titleFirst := true // on a phone the page's title comes before the guide's contents
+		if err == nil {
+			titleFirst, err = chromedp.Run(tctx, chromedp.Evaluate[bool](`(() => { const n = document.querySelector(".toc");
+				return !n || document.querySelector("main h1").getBoundingClientRect().top < n.getBoundingClientRect().top })()`))
+		}
 		var scales [][]float64 // per figure, each picture's drawn width over its --kf-w
 		if err == nil {
 			scales, err = chromedp.Run(tctx, chromedp.Evaluate[[][]float64](`[...document.querySelectorAll("figure.kflow")]
@@ -62,6 +67,9 @@ func TestBrowserPhoneWidth(t *testing.T) {
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: %v", f.Path, err)
+		}
+		if !titleFirst {
+			t.Errorf("%s: on a phone the guide's contents come before the page's title", f.Path)
 		}
 		for i, fig := range scales {
 			for _, sc := range fig {
