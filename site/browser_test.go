@@ -87,3 +87,49 @@ func TestBrowserPhoneWidth(t *testing.T) {
 		t.Fatalf("checked %d pages", pages)
 	}
 }
+
+// TestBrowserDesktopScale opens every page of the built guide at a desktop
+// width (1280 CSS pixels) and wants every figure's picture drawn at no less
+// than 0.6 of its size: a side-by-side pair too wide for the column stacks
+// (svganim's kf-stack) rather than shrink its labels below about 6 px.
+func TestBrowserDesktopScale(t *testing.T) {
+	browsertest.Chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	s, err := Build(Options{Content: content.FS, ContentName: "content"}, out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Start(t, 1280, 900)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	figures := 0
+	for _, f := range s.Files {
+		if !strings.HasSuffix(f.Path, ".html") {
+			continue
+		}
+		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		err := chromedp.Do(tctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, f.Path))))
+		var scales map[string][]float64
+		if err == nil {
+			scales, err = chromedp.Run(tctx, chromedp.Evaluate[map[string][]float64](`Object.fromEntries([...document.querySelectorAll("figure.kflow")]
+				.map(f => [f.id, [...f.querySelectorAll(".kf-svg")].map(s => s.getBoundingClientRect().width / parseFloat(s.style.getPropertyValue("--kf-w")))]))`))
+		}
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		for id, sc := range scales {
+			figures++
+			for _, v := range sc {
+				if v < 0.6 {
+					t.Errorf("%s: figure %s drawn at %.3f of its size at 1280 px, want at least 0.6", f.Path, id, sc)
+					break
+				}
+			}
+		}
+	}
+	if figures < 20 {
+		t.Fatalf("checked %d figures", figures)
+	}
+}

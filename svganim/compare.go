@@ -88,10 +88,21 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	if err := figureTmpl.Execute(&out, d); err != nil {
 		return nil, fmt.Errorf("figure %s: %w", o.ID, err)
 	}
-	// One class marks the figure as a pair, for the wider layout.
-	html := bytes.Replace(out.Bytes(), []byte(`<figure class="kflow"`), []byte(`<figure class="kflow kf-cmp"`), 1)
+	// One class marks the figure as a pair, for the wider layout; a pair
+	// too wide to read side by side is stacked on every screen.
+	cls := `<figure class="kflow kf-cmp"`
+	if scenes[0].l.W+scenes[1].l.W > sideBySideMax {
+		cls = `<figure class="kflow kf-cmp kf-stack"`
+	}
+	html := bytes.Replace(out.Bytes(), []byte(`<figure class="kflow"`), []byte(cls), 1)
 	return html, nil
 }
+
+// sideBySideMax is the widest pair of pictures, in user units together,
+// drawn side by side. The widened column of a side-by-side figure is about
+// 930 px on a desktop screen; past 1,200 units its labels (8 units) would
+// draw under 6 px, so the panels stack, each at up to its full size.
+const sideBySideMax = 1200
 
 // panelName is what labels a trace's panel and its part of the caption:
 // its title, or its id when it has none.
