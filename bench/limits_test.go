@@ -198,6 +198,7 @@ func TestReferenceListsTheLimits(t *testing.T) {
 		{"`expect` claims", sim.MaxExpect},
 		{"figures per page", site.MaxFiguresPerPage},
 		{"record-beats in a site", site.MaxRecordBeats},
+		{"frames in a site", site.MaxFrames},
 	} {
 		v, ok := rows[c.row]
 		if !ok {

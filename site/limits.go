@@ -18,16 +18,23 @@ const (
 	// 0, times its records (at least one). A figure at every scenario
 	// limit is 401 × 500 = 200,500 record-beats; the guide is about 6,000.
 	MaxRecordBeats = 2_000_000
+	// MaxFrames bounds the frames of a whole build, summed the same way:
+	// each frame draws every broker, partition and member, however few
+	// records there are, so a site of thousands of one-record figures at
+	// the broker, partition and member limits needs this bound too
+	// (5,000 of them took 3 minutes and 3.7 GB). The guide has 662.
+	MaxFrames = 20_000
 )
 
 // checkSiteLimits parses every fence (a parse is cheap next to a run) and
 // reports, at its opening line, the first fence of a page beyond
-// MaxFiguresPerPage and the fence that takes the site past MaxRecordBeats.
+// MaxFiguresPerPage and the fence that takes the site past MaxRecordBeats
+// or MaxFrames.
 // skip says which jobs not to compute: those past a limit, so that a build
 // over it stops before it spends the memory the limit guards.
 func checkSiteLimits(jobs []figureJob) (skip []bool, errs ErrorList) {
 	skip = make([]bool, len(jobs))
-	total := 0
+	total, frames := 0, 0
 	over := false
 	for i, j := range jobs {
 		if j.fig.Ordinal >= MaxFiguresPerPage {
@@ -46,14 +53,20 @@ func checkSiteLimits(jobs []figureJob) (skip []bool, errs ErrorList) {
 		if len(perrs) > 0 || sc == nil {
 			continue // the fence's own errors are reported when it is computed
 		}
-		n := recordBeats(sc.Beats, sc.Producer.Records)
+		n, f := recordBeats(sc.Beats, sc.Producer.Records), sc.Beats+1
 		if variant != nil {
-			n += recordBeats(variant.Beats, variant.Producer.Records)
+			n, f = n+recordBeats(variant.Beats, variant.Producer.Records), f+variant.Beats+1
 		}
-		if total += n; total > MaxRecordBeats {
+		total, frames = total+n, frames+f
+		switch {
+		case total > MaxRecordBeats:
 			over, skip[i] = true, true
 			errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
 				Msg: fmt.Sprintf("this figure takes the site to %d record-beats (beats × records, summed over every figure): Kafka Flow allows at most %d; use fewer beats or records, or fewer figures", total, MaxRecordBeats)})
+		case frames > MaxFrames:
+			over, skip[i] = true, true
+			errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
+				Msg: fmt.Sprintf("this figure takes the site to %d frames (beats, counting beat 0, summed over every figure): Kafka Flow allows at most %d; use fewer beats or fewer figures", frames, MaxFrames)})
 		}
 	}
 	return skip, errs

@@ -565,3 +565,19 @@ func TestFrontMatterStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestSiteFramesLimit: figures of one record each stay far under
+// MaxRecordBeats, but their frames add up; the figure that takes the
+// site past MaxFrames fails at its fence.
+func TestSiteFramesLimit(t *testing.T) {
+	fsys := fstest.MapFS{}
+	n := MaxFrames/401 + 1 // 401 frames each
+	for i := 1; i <= n; i++ {
+		fsys[fmt.Sprintf("p%03d.md", i)] = page(fmt.Sprintf("title: P%03d\nweight: %d", i, i), fmt.Sprintf("```kflow\nid: f%d\nbeats: 400\nproducer: {records: 1}\n```\n", i))
+	}
+	_, err := Generate(Options{Content: fsys, ContentName: "content"})
+	want := fmt.Sprintf("content/p%03d.md:5:1: this figure takes the site to %d frames (beats, counting beat 0, summed over every figure): Kafka Flow allows at most %d; use fewer beats or fewer figures", n, n*401, MaxFrames)
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
