@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"regexp"
 	"sort"
 	"strconv"
@@ -38,8 +39,10 @@ type figureNode struct {
 	// block quotes).
 	BodyLines []lineRef
 	// Unclosed says no closing ``` line follows the body: the fence ran to
-	// the end of the page, or of the list item or quote holding it.
+	// the end of the page, or of the list item or quote holding it. Fence
+	// is the opening line's run of backticks or tildes ("```", "~~~~").
 	Unclosed bool
+	Fence    string
 	// OpenLine is the file line of the opening ``` line; FileLines the
 	// number of lines in the file (the text after its last newline counts
 	// as a line, even when empty).
@@ -137,7 +140,9 @@ func (fenceTransformer) Transform(doc *ast.Document, reader text.Reader, pc pars
 		if n := len(fig.BodyLines); n > 0 {
 			after = fig.BodyLines[n-1].Line + 1
 		}
-		fig.Unclosed = after > len(lines) || !closingFence.Match(lines.text(src, after))
+		open := openingFence(lines.text(src, fig.OpenLine))
+		fig.Fence = open.marks
+		fig.Unclosed = after > len(lines) || !open.closedBy(lines.text(src, after))
 		fc.Parent().ReplaceChild(fc.Parent(), fc, fig)
 		figures = append(figures, fig)
 	}
@@ -243,6 +248,43 @@ func FindFences(src []byte) []Fence {
 	return fs
 }
 
-// closingFence matches a line that closes a fence: after any indentation
-// and quote markers, three or more backticks or tildes and nothing else.
-var closingFence = regexp.MustCompile("^[ \t>]*(```+|~~~+)[ \t]*\r?$")
+// fenceLine is the shape of a fence's opening line: how many quote
+// markers (">") hold it, the column its marks start at when a list item
+// holds it (0 when none does), and the marks themselves.
+type fenceLine struct {
+	quotes, listCol int
+	marks           string
+}
+
+var (
+	// fenceOpen splits an opening line: quote markers, then an optional
+	// list marker, then the fence's marks.
+	fenceOpen = regexp.MustCompile("^((?:[ \t]*>)*)([ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?[ \t]*(`{3,}|~{3,})")
+	// fenceClose splits a closing line: quote markers, indentation, marks
+	// and nothing else.
+	fenceClose = regexp.MustCompile("^((?:[ \t]*>)*)([ \t]*)(`{3,}|~{3,})[ \t]*\r?$")
+)
+
+// openingFence reads a fence's opening line.
+func openingFence(line []byte) fenceLine {
+	m := fenceOpen.FindSubmatchIndex(line)
+	if m == nil {
+		return fenceLine{marks: "```"}
+	}
+	f := fenceLine{quotes: bytes.Count(line[:m[3]], []byte(">")), marks: string(line[m[6]:m[7]])}
+	if m[4] >= 0 { // in a list item: its text starts where the marks do
+		f.listCol = m[6] - m[3]
+	}
+	return f
+}
+
+// closedBy reports whether line closes the fence f opened (CommonMark): as
+// many quote markers, inside the list item if one holds the fence (indented
+// at least to its text), and a run of the same mark at least as long.
+func (f fenceLine) closedBy(line []byte) bool {
+	m := fenceClose.FindSubmatch(line)
+	if m == nil || bytes.Count(m[1], []byte(">")) != f.quotes || len(m[2]) < f.listCol {
+		return false
+	}
+	return m[3][0] == f.marks[0] && len(m[3]) >= len(f.marks)
+}

@@ -88,7 +88,7 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 	for _, f := range pg.figures {
 		if f.Unclosed {
 			errs = append(errs, Error{File: file, Line: f.OpenLine, Col: 1,
-				Msg: "this ```kflow fence is never closed: add a line ``` after the scenario (everything below it was read as part of it)"})
+				Msg: fmt.Sprintf("this %skflow fence is never closed: add a line %s after the scenario, inside the list item or quote that holds the fence (everything below it was read as part of it)", f.Fence, f.Fence)})
 		}
 	}
 	if !utf8.Valid(src) {

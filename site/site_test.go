@@ -519,21 +519,40 @@ func TestPageBytes(t *testing.T) {
 
 // TestUnclosedFence: a ```kflow fence with no closing line swallows what
 // follows (in Markdown it runs to the end of its container), so the build
-// says so at the fence; closed fences of every form pass.
+// says so at the fence; closed fences of every form pass, and a closer
+// outside the list item or quote holding the fence, or of another mark or
+// shorter, does not close it.
 func TestUnclosedFence(t *testing.T) {
 	closed := fstest.MapFS{
-		"a.md": {Data: []byte("---\ntitle: A\n---\n> ```kflow\n> id: q\n> beats: 2\n> ```\n\n~~~~kflow\nid: t\nbeats: 2\n~~~~\n\n```kflow\nid: e\nbeats: 2\n```")},
+		"a.md": {Data: []byte("---\ntitle: A\n---\n> ```kflow\n> id: q\n> beats: 2\n> ```\n\n~~~~kflow\nid: t\nbeats: 2\n~~~~~\n\n" +
+			"- ```kflow\n  id: l\n  beats: 2\n  ```\n\n```kflow\nid: e\nbeats: 2\n```")},
 	}
 	if _, err := Generate(Options{Content: closed}); err != nil {
 		t.Errorf("closed fences: %v", err)
 	}
-	open := fstest.MapFS{"a.md": page("title: A", "```kflow", "id: o", "beats: 2", "", "## Next section", "", "Text.")}
-	_, err := Generate(Options{Content: open, ContentName: "content"})
-	// The text it swallowed is no scenario either, and says so too.
-	want := "content/a.md:4:1: this ```kflow fence is never closed: add a line ``` after the scenario (everything below it was read as part of it)\n" +
-		"content/a.md:10:1: invalid YAML: could not find expected ':'"
-	if err == nil || err.Error() != want {
-		t.Errorf("got\n%v\nwant\n%s", err, want)
+	msg := func(line int, marks string) string {
+		return fmt.Sprintf("content/a.md:%d:1: this %skflow fence is never closed: add a line %s after the scenario, inside the list item or quote that holds the fence (everything below it was read as part of it)", line, marks, marks)
+	}
+	for _, c := range []struct {
+		body string
+		want []string
+	}{
+		// The text it swallowed is no scenario either, and says so too.
+		{"```kflow\nid: o\nbeats: 2\n\n## Next section\n\nText.", []string{msg(4, "```"), "content/a.md:10:1: invalid YAML: could not find expected ':'"}},
+		{"- ```kflow\n  id: h\n  beats: 2\n```\n", []string{msg(4, "```")}},
+		{"> ```kflow\n> id: h\n> beats: 2\n```\n", []string{msg(4, "```")}},
+		// ``` inside a ~~~ fence is part of the scenario, not its end.
+		{"~~~kflow\nid: h\nbeats: 2\n```\n~~~\n", []string{"content/a.md:7:1: invalid YAML: found character that cannot start any token"}},
+		{"````kflow\nid: h\nbeats: 2\n```\n", []string{msg(4, "````"), "content/a.md:7:1: invalid YAML: found character that cannot start any token"}},
+	} {
+		_, err := Generate(Options{Content: fstest.MapFS{"a.md": page("title: A", c.body)}, ContentName: "content"})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if want := strings.Join(c.want, "\n"); got != want {
+			t.Errorf("%q:\ngot\n%s\nwant\n%s", c.body, got, want)
+		}
 	}
 }
 
