@@ -675,3 +675,28 @@ func TestContentFolderReplaced(t *testing.T) {
 		t.Errorf("a file beside the content folder set off %d rebuilds:\n%s", after-before, log.String())
 	}
 }
+
+// TestOutDirInsideWatchedFolder: an output folder inside the content or
+// templates folder would set off a rebuild with every write; New refuses
+// it before building.
+func TestOutDirInsideWatchedFolder(t *testing.T) {
+	dir := smallSite(t)
+	tpl := filepath.Join(filepath.Dir(dir), "templates")
+	write(t, filepath.Join(tpl, "layout.html"), "x")
+	for _, c := range []struct{ out, want string }{
+		{filepath.Join(dir, "pub"), "inside the content folder"},
+		{filepath.Join(tpl, "pub"), "inside the templates folder"},
+	} {
+		s, err := New(Options{ContentDir: dir, TemplatesDir: tpl, OutDir: c.out})
+		if err == nil {
+			s.Close()
+			t.Fatalf("--out %s: no error", c.out)
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--out %s: %v, want %q", c.out, err, c.want)
+		}
+		if _, err := os.Stat(c.out); !os.IsNotExist(err) {
+			t.Errorf("--out %s was written (%v)", c.out, err)
+		}
+	}
+}

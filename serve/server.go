@@ -159,6 +159,13 @@ func New(o Options) (*Server, error) {
 	if o.ContentDir == "" && o.Content == nil {
 		return nil, errors.New("no content to serve")
 	}
+	if o.OutDir != "" {
+		// An output folder in a watched one would set off a rebuild with
+		// every write: refuse it before anything runs.
+		if err := site.CheckOutputDir(o.OutDir, o.ContentDir, o.TemplatesDir); err != nil {
+			return nil, err
+		}
+	}
 	if o.Quiet <= 0 {
 		o.Quiet = DefaultQuiet
 	}

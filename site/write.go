@@ -37,7 +37,7 @@ func (s *Site) WriteDir(out, contentDir string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutput(out, abs, contentDir); err != nil {
+	if err := checkOutput(out, abs, contentDir, "the content folder"); err != nil {
 		return err
 	}
 	exists, err := checkReplaceable(out, abs)
@@ -187,9 +187,32 @@ func within(p, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
+// CheckOutputDir reports, before any build, an output folder that
+// WriteDir would refuse for where it lies: out is, holds or is inside one
+// of the folders the build reads (contentDir, and serve's templates folder
+// among others), or it is or holds the current folder, a Go module root or
+// a project (go.mod, .git). A build checks it first, so a wrong --out fails
+// at once rather than after the whole build.
+func CheckOutputDir(out, contentDir, templatesDir string) error {
+	if out == "" {
+		return errors.New("no output folder given")
+	}
+	abs, err := canonical(out)
+	if err != nil {
+		return err
+	}
+	if err := checkOutput(out, abs, contentDir, "the content folder"); err != nil {
+		return err
+	}
+	if templatesDir != "" {
+		return checkOutput(out, abs, templatesDir, "the templates folder")
+	}
+	return nil
+}
+
 // checkOutput refuses output folders whose replacement would destroy the
 // user's work.
-func checkOutput(out, abs, contentDir string) error {
+func checkOutput(out, abs, contentDir, what string) error {
 	type guarded struct{ path, what string }
 	var protect []guarded
 	if cwd, err := os.Getwd(); err == nil {
@@ -202,7 +225,7 @@ func checkOutput(out, abs, contentDir string) error {
 	}
 	if contentDir != "" {
 		if c, err := canonical(contentDir); err == nil {
-			protect = append(protect, guarded{c, "the content folder " + contentDir})
+			protect = append(protect, guarded{c, what + " " + contentDir})
 			if root := moduleRoot(c); root != "" {
 				protect = append(protect, guarded{root, "the module root " + filepath.Base(root)})
 			}
@@ -210,7 +233,7 @@ func checkOutput(out, abs, contentDir string) error {
 	}
 	if contentDir != "" {
 		if c, err := canonical(contentDir); err == nil && abs != c && within(abs, c) {
-			return fmt.Errorf("refusing to build into %s: it is inside the content folder %s, which the build reads (and serve watches); build next to it instead", out, contentDir)
+			return fmt.Errorf("refusing to build into %s: it is inside %s %s, which the build reads (and serve watches); build next to it instead", out, what, contentDir)
 		}
 	}
 	for _, g := range protect {

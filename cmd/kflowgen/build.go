@@ -55,6 +55,9 @@ func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := site.CheckOutputDir(o.outDir, dir, ""); err != nil {
+		return err // before the build, which would be thrown away
+	}
 	s, err := site.Build(site.Options{Content: src, ContentName: contentName(o.contentDir)}, o.outDir, dir)
 	var left *site.LeftoverError
 	if errors.As(err, &left) && s != nil {
