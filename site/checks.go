@@ -47,6 +47,18 @@ func checkMarkdown(pg *Page) ErrorList {
 			if n.HTMLBlockType != ast.HTMLBlockType2 && n.Lines().Len() > 0 {
 				at(n.Lines().At(0).Start, "raw HTML is left out of the page, and anything inside it with it: write it in Markdown")
 			}
+			// A comment's last line is part of it: text after "-->" on
+			// that line is left out with the comment.
+			if n.HTMLBlockType == ast.HTMLBlockType2 {
+				last := n.ClosureLine
+				if !n.HasClosure() && n.Lines().Len() > 0 {
+					last = n.Lines().At(n.Lines().Len() - 1)
+				}
+				line := last.Value(pg.src)
+				if i := bytes.LastIndex(line, []byte("-->")); i >= 0 && len(bytes.TrimSpace(line[i+3:])) > 0 {
+					at(last.Start+i+3, "text after an HTML comment on the same line is left out with the comment: start it on a line of its own")
+				}
+			}
 			return ast.WalkSkipChildren, nil
 		case *ast.RawHTML:
 			if n.Segments.Len() > 0 {

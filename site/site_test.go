@@ -600,3 +600,15 @@ func TestSiteFramesLimit(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestTextAfterComment: a comment's closing line is part of it in
+// Markdown, so text after "-->" there would vanish; the build says so.
+func TestTextAfterComment(t *testing.T) {
+	fsys := fstest.MapFS{"a.md": page("title: A", "<!-- a note --> more text", "", "<!-- two", "lines -->  ", "", "<!-- b --> <script>x</script>")}
+	_, err := Generate(Options{Content: fsys, ContentName: "content"})
+	want := "content/a.md:4:16: text after an HTML comment on the same line is left out with the comment: start it on a line of its own\n" +
+		"content/a.md:9:11: text after an HTML comment on the same line is left out with the comment: start it on a line of its own"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
