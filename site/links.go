@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -42,6 +43,9 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 		}
 		target, frag, hasFrag := strings.Cut(dest, "#")
 		target, _, _ = strings.Cut(target, "?") // a query names no other file
+		if t, err := url.PathUnescape(target); err == nil {
+			target = t // "a%20b.md" names the file "a b.md"
+		}
 		fl := fragLink{from: pg, to: pg, link: link, dest: dest, frag: frag}
 		switch {
 		case target == "":
@@ -105,8 +109,10 @@ type pageFigure struct {
 //   - one beat of a figure, either way ("#acks-one-loss@12" or
 //     "#acks--acks-one-loss@12"), the beat no later than the figure's last.
 //
-// figs lists each page's figures in page order.
-func checkFragments(links []fragLink, figs map[*Page][]pageFigure) ErrorList {
+// figs lists each page's figures in page order; brokenFigures marks the
+// pages with a fence that did not parse, whose id may be the one a link
+// names (the fence's own error says what to fix).
+func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures map[*Page]bool) ErrorList {
 	var errs ErrorList
 	for _, l := range links {
 		name, beat, isBeat := strings.Cut(l.frag, "@")
@@ -114,12 +120,37 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure) ErrorList {
 			errs = append(errs, Error{File: l.from.File, Line: l.line, Col: l.col,
 				Msg: fmt.Sprintf("link to %q: ", l.dest) + fmt.Sprintf(format, args...)})
 		}
+		// The full id first: a figure "a--intro" on page a is not the
+		// figure "intro", whose full id is "a--intro" too… only on a
+		// page named a. A short id names the figure with that scenario id.
 		var fig *pageFigure
 		for i, f := range figs[l.to] {
-			if dom := FigureID(l.to.Slug, f.id); name == dom || name == f.id {
+			if name == FigureID(l.to.Slug, f.id) {
 				fig = &figs[l.to][i]
-				name = dom
+				break
 			}
+		}
+		if fig == nil {
+			for i, f := range figs[l.to] {
+				if name == f.id {
+					fig = &figs[l.to][i]
+					if !isBeat && hasHeadingID(l.to, name) {
+						fail("%s has both a heading and a figure with the id %q: write the figure's full id, %q, or the heading's", l.to.File, name, FigureID(l.to.Slug, f.id))
+						fig = nil
+						name = ""
+					}
+					break
+				}
+			}
+		}
+		if fig != nil {
+			name = FigureID(l.to.Slug, fig.id)
+		}
+		if name == "" {
+			continue // reported as ambiguous
+		}
+		if fig == nil && brokenFigures[l.to] {
+			continue // the page's broken fence has its own error; this may name it
 		}
 		switch {
 		case fig == nil && isBeat:

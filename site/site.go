@@ -152,6 +152,7 @@ func Generate(o Options) (*Site, error) {
 		byPath[pg.Path] = pg
 		outputs[outName(pg)] = true
 	}
+	outputs["index.html"] = true // written from index.md or, without one, as a list of the pages
 	var frags []fragLink
 	for _, pg := range all {
 		f, lerrs := resolveLinks(pg, byPath, outputs)
@@ -160,16 +161,19 @@ func Generate(o Options) (*Site, error) {
 	results, ferrs := computeFigures(all, &o)
 	errs = append(errs, ferrs...)
 	figs := map[*Page][]pageFigure{}
+	broken := map[*Page]bool{}
 	ri := 0
 	for _, pg := range all {
 		for range pg.figures {
 			if r := results[ri]; r.ScenarioID != "" {
 				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, last: r.Beats - 1})
+			} else {
+				broken[pg] = true
 			}
 			ri++
 		}
 	}
-	errs = append(errs, checkFragments(frags, figs)...)
+	errs = append(errs, checkFragments(frags, figs, broken)...)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}

@@ -612,3 +612,40 @@ func TestTextAfterComment(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestFigureLinksHarder: a full id wins over a short one; a short id that
+// is also a heading's is ambiguous; index.html exists without index.md;
+// a percent-encoded file name is decoded; and a link into a page whose
+// fence does not parse is left to that fence's error.
+func TestFigureLinksHarder(t *testing.T) {
+	fence := func(id string) string { return "```kflow\nid: " + id + "\nbeats: 3\n```\n" }
+	good := fstest.MapFS{
+		"a.md":   page("title: A\nweight: 1", fence("intro"), fence("a--intro"), "[x](#a--intro@2) [y](#intro@1) [home](index.html)"),
+		"b c.md": page("title: B\nweight: 2", "## Sec", "", "[back](a.md#intro@3)"),
+		"d.md":   page("title: D\nweight: 3", "[b](b%20c.md#sec)"),
+	}
+	s, err := Generate(Options{Content: good, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(s.File("a.html"))
+	for _, w := range []string{`href="#a--intro@2"`, `href="#a--intro@1"`, `href="index.html"`} {
+		if !strings.Contains(a, w) {
+			t.Errorf("a.html lacks %s", w)
+		}
+	}
+	if d := string(s.File("d.html")); !strings.Contains(d, `href="b-c.html#sec"`) {
+		t.Errorf("d.html: the link to b%%20c.md was not rewritten:\n%s", d)
+	}
+
+	bad := fstest.MapFS{
+		"a.md": page("title: A\nweight: 1", "## Intro", "", fence("intro"), "[x](#intro)"),
+		"b.md": page("title: B\nweight: 2", "```kflow\nid: g\nbrokerz: 3\n```\n", "[y](#g@1)"),
+	}
+	_, err = Generate(Options{Content: bad, ContentName: "content"})
+	want := `content/a.md:12:1: link to "#intro": content/a.md has both a heading and a figure with the id "intro": write the figure's full id, "a--intro", or the heading's` + "\n" +
+		`content/b.md:7:1: unknown setting "brokerz" (did you mean "brokers"?)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
