@@ -41,9 +41,11 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
 			return ast.WalkContinue, nil
 		}
-		target, frag, hasFrag := strings.Cut(dest, "#")
-		target, _, _ = strings.Cut(target, "?") // a query names no other file
-		if t, err := url.PathUnescape(target); err == nil {
+		rawTarget, frag, hasFrag := strings.Cut(dest, "#")
+		rawTarget, _, _ = strings.Cut(rawTarget, "?") // a query names no other file
+		rest := dest[len(rawTarget):]                 // the query and fragment, kept as written
+		target := rawTarget
+		if t, err := url.PathUnescape(rawTarget); err == nil {
 			target = t // "a%20b.md" names the file "a b.md"
 		}
 		fl := fragLink{from: pg, to: pg, link: link, dest: dest, frag: frag}
@@ -59,7 +61,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 				return ast.WalkContinue, nil
 			}
 			fl.to, fl.page = to, outName(to)
-			link.Destination = []byte(fl.page + strings.TrimPrefix(dest, target))
+			link.Destination = []byte(fl.page + rest)
 		case strings.EqualFold(path.Ext(target), ".html"):
 			if strings.HasPrefix(target, "/") || !outputs[path.Clean(target)] {
 				line, col := nodePos(link, pg.src, lines)
