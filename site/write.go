@@ -93,10 +93,29 @@ func (s *Site) WriteDir(out, contentDir string) error {
 		return fmt.Errorf("output folder %s: %w", out, err)
 	}
 	keep = true
-	if err := os.RemoveAll(old); err != nil {
+	if err := removeOurs(old); err != nil {
 		return &LeftoverError{Path: old, Err: err}
 	}
 	return leftover
+}
+
+// removeOurs removes a folder of kflowgen's own, its Marker last: if
+// anything in it cannot be removed, the marker stays, so the next build
+// still knows the folder as its own and tries again.
+func removeOurs(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == Marker {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return os.RemoveAll(dir)
 }
 
 // LeftoverError is what WriteDir returns when the new site is in place but
@@ -126,7 +145,7 @@ func removeLeftovers(abs string) error {
 			if _, err := os.Lstat(filepath.Join(m, Marker)); err != nil {
 				continue
 			}
-			if err := os.RemoveAll(m); err != nil {
+			if err := removeOurs(m); err != nil {
 				return &LeftoverError{Path: m, Err: err}
 			}
 		}
