@@ -95,6 +95,7 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 		line, col := firstInvalidUTF8(src)
 		errs = append(errs, Error{File: file, Line: line, Col: col,
 			Msg: "the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"})
+		pg.figures = nil // a fence holding the byte would only say it again
 		return pg, errs
 	}
 
@@ -410,8 +411,9 @@ func readPages(fsys fs.FS) ([]string, error) {
 	return paths, err
 }
 
-// firstInvalidUTF8 is the line and column (1-based, counting characters)
-// of the first byte of src that does not start a valid UTF-8 character.
+// firstInvalidUTF8 is the line and column (1-based; the column counts
+// bytes, as every position does, see Error) of the first byte of src that
+// does not start a valid UTF-8 character.
 func firstInvalidUTF8(src []byte) (line, col int) {
 	line, col = 1, 1
 	for i := 0; i < len(src); {
@@ -422,7 +424,7 @@ func firstInvalidUTF8(src []byte) (line, col int) {
 		if r == '\n' {
 			line, col = line+1, 1
 		} else {
-			col++
+			col += n
 		}
 		i += n
 	}

@@ -507,7 +507,7 @@ func TestPageBytes(t *testing.T) {
 	}
 	bad := fstest.MapFS{"a.md": {Data: []byte("---\ntitle: A\n---\nCafé and caf\xe9.\n")}}
 	_, err = Generate(Options{Content: bad, ContentName: "content"})
-	want := "content/a.md:4:13: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"
+	want := "content/a.md:4:14: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
