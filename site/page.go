@@ -168,8 +168,8 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
 		seen[k.Value] = true
 		switch k.Value {
 		case "title":
-			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
-				at(v, "title must be a non-empty line of text")
+			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || strings.ContainsAny(strings.TrimSpace(v.Value), "\n\r\x00") {
+				at(v, "title must be a non-empty line of text (one line, no control characters)")
 				continue
 			}
 			if n := utf8.RuneCountInString(strings.TrimSpace(v.Value)); n > MaxPageTitle {

@@ -577,6 +577,7 @@ func TestFrontMatterStrict(t *testing.T) {
 		{"---\ntitle: A\nweight: 99999999999999999999999\n---\n", `content/a.md:3:9: weight: "99999999999999999999999" is too large: pages are ordered by weight, so small numbers such as 10, 20, 30 will do`},
 		{"---\ntitle: " + strings.Repeat("t", MaxPageTitle+1) + "\n---\n", fmt.Sprintf("content/a.md:2:8: title is %d characters: Kafka Flow allows at most %d (it heads the page and names it in the contents)", MaxPageTitle+1, MaxPageTitle)},
 		{"---\ntitle: A\nText without a closing line.\n", "content/a.md:1:1: front matter is not closed: add a line --- after its last field"},
+		{"---\ntitle: \"two\\nlines\"\n---\n", "content/a.md:2:8: title must be a non-empty line of text (one line, no control characters)"},
 	} {
 		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte(c.src)}}, ContentName: "content"})
 		if err == nil || err.Error() != c.want {

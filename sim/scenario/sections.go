@@ -288,10 +288,10 @@ func (p *parser) addGroup(entry *yaml.Node, id string, share bool, members, limi
 }
 
 // memberOf reports whether name has the form of a member of group:
-// GROUP-N, N a whole number from 1.
+// GROUP-N, N a whole number from 1 (members are numbered from 1).
 func memberOf(name, group string) bool {
 	n, ok := strings.CutPrefix(name, group+"-")
-	return ok && isDecimal(n) && !strings.HasPrefix(n, "+") && !strings.HasPrefix(n, "-") && !leadingZero(n)
+	return ok && isDecimal(n) && !strings.HasPrefix(n, "+") && !strings.HasPrefix(n, "-") && !leadingZero(n) && n != "0"
 }
 
 // findGroup returns the group named id, or nil.
