@@ -110,7 +110,11 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 	data := frontmatter.Get(ctx)
 	var node yaml.Node
 	if data == nil {
-		errs = append(errs, Error{File: file, Line: 1, Col: 1, Msg: "front matter is not closed: add a line --- after it"})
+		msg := "front matter is not closed: add a line --- after it"
+		if first, _, _ := bytes.Cut(src, []byte("\n")); string(bytes.TrimRight(first, "\r")) != "---" {
+			msg = "the line that opens the front matter must be --- alone: remove the spaces after it"
+		}
+		errs = append(errs, Error{File: file, Line: 1, Col: 1, Msg: msg})
 		return pg, errs
 	}
 	if err := data.Decode(&node); err != nil {
@@ -186,7 +190,10 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
 		case "weight":
 			w, err := strconv.Atoi(v.Value)
 			switch {
-			case v.Kind != yaml.ScalarNode || v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
+			case v.Kind != yaml.ScalarNode:
+				at(v, "weight must be a whole number, such as 10")
+				continue
+			case v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
 				at(v, "weight: %q is not a whole number (write it without quotes)", v.Value)
 				continue
 			case errors.Is(err, strconv.ErrRange):

@@ -578,6 +578,8 @@ func TestFrontMatterStrict(t *testing.T) {
 		{"---\ntitle: " + strings.Repeat("t", MaxPageTitle+1) + "\n---\n", fmt.Sprintf("content/a.md:2:8: title is %d characters: Kafka Flow allows at most %d (it heads the page and names it in the contents)", MaxPageTitle+1, MaxPageTitle)},
 		{"---\ntitle: A\nText without a closing line.\n", "content/a.md:1:1: front matter is not closed: add a line --- after its last field"},
 		{"---\ntitle: \"two\\nlines\"\n---\n", "content/a.md:2:8: title must be a non-empty line of text (one line, no control characters)"},
+		{"--- \ntitle: A\n---\n", "content/a.md:1:1: the line that opens the front matter must be --- alone: remove the spaces after it"},
+		{"---\ntitle: A\nweight: [1]\n---\n", "content/a.md:3:9: weight must be a whole number, such as 10"},
 	} {
 		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte(c.src)}}, ContentName: "content"})
 		if err == nil || err.Error() != c.want {

@@ -86,7 +86,7 @@ func ParseCompare(src []byte) (base, variant *sim.Scenario, errs ErrorList) {
 		}
 	}
 	if len(p.errs) == 0 && variant != nil && sameRun(base, variant) {
-		p.errorf(p.compare, "compare changes nothing but the title: every setting it gives has the fence's own value; change one, such as producer: {acks: all}")
+		p.errorf(p.compare, "compare changes nothing but the title: every setting it gives has the fence's own value (or its default); give one a value of its own")
 	}
 	if len(p.errs) > 0 {
 		return nil, nil, finish(p.errs)
