@@ -130,7 +130,9 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 
 // hasFrontMatter reports whether src opens with a --- line that a later
 // --- line closes.
-// MaxPageTitle is the longest page title, in characters.
+// MaxPageTitle is the longest page title, in characters (the front
+// matter's title heads the page, names it in the contents and the browser
+// tab); a figure's title has the same limit (scenario title).
 const MaxPageTitle = 120
 
 func hasFrontMatter(src []byte) bool {

@@ -127,10 +127,12 @@ type LeftoverError struct {
 	Err  error
 }
 
+// Error says the site is written and which folder is left, and why.
 func (e *LeftoverError) Error() string {
 	return fmt.Sprintf("the new site is in place, but %s could not be removed (%v); remove it by hand", e.Path, e.Err)
 }
 
+// Unwrap returns the error the removal met.
 func (e *LeftoverError) Unwrap() error { return e.Err }
 
 // removeLeftovers removes the folders an interrupted build left next to
