@@ -30,14 +30,11 @@ const markerHead = "# written by kflowgen build; the next build replaces this fo
 // empty nor a previous build's output (judged by its Marker file: every file
 // in out must be one the marker lists).
 func (s *Site) WriteDir(out, contentDir string) error {
-	if out == "" {
-		return errors.New("no output folder given")
+	if err := CheckOutputDir(out, contentDir, ""); err != nil {
+		return err
 	}
 	abs, err := canonical(out)
 	if err != nil {
-		return err
-	}
-	if err := checkOutput(out, abs, contentDir, "the content folder"); err != nil {
 		return err
 	}
 	exists, err := checkReplaceable(out, abs)
