@@ -654,11 +654,17 @@ func TestContentFolderReplaced(t *testing.T) {
 	r := get(t, base+"/a.html")
 	st := listen(t, base, "a.html", version(t, r.body))
 	st.expect(t, "fixed")
+	// The new folder is made aside and moved into place whole, so no
+	// rebuild can see it half written.
+	staged := dir + "-new"
+	write(t, filepath.Join(staged, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
+	write(t, filepath.Join(staged, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
 	if err := os.Rename(dir, dir+"-old"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(dir, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
-	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
+	if err := os.Rename(staged, dir); err != nil {
+		t.Fatal(err)
+	}
 	st.expect(t, "reload")
 	r = get(t, base+"/a.html")
 	st = listen(t, base, "a.html", version(t, r.body))
