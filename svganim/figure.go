@@ -75,9 +75,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	d.SVG = template.HTML(buf.String())
 	d.Tracks = template.JS(figureJSON(u.encode(s.l.CellW, 0)))
 	d.Caption = caption(&t.Beats[poster])
-	for _, k := range s.keys {
-		d.Keys = append(d.Keys, k)
-	}
+	d.Keys = append(d.Keys, s.keys...)
 	var out bytes.Buffer
 	if err := figureTmpl.Execute(&out, d); err != nil {
 		return nil, fmt.Errorf("figure %s: %w", o.ID, err)

@@ -629,31 +629,6 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 	}
 }
 
-func (s *scene) drawMember(g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
-	var ps []string
-	for _, p := range m.Partitions {
-		ps = append(ps, "p"+itoa(p))
-	}
-	what, cls := "idle: no partition", "kf-member kf-idle"
-	if len(ps) > 0 {
-		verb := "owns "
-		if g.Type == "share" {
-			verb = "assigned "
-		}
-		what, cls = verb+strings.Join(ps, " "), "kf-member"
-	}
-	if m.Processing > 0 {
-		what += " · working on record " + itoa(m.Processing)
-	}
-	if m.State == "stopped" {
-		what += " · stopped, not yet fenced"
-		cls += " kf-stopped"
-	}
-	add(mark{id: id, layer: layerLabel, shape: shStack, cls: cls,
-		x: mr.Box.X + 6, y: mr.Box.Y + 1, w: mr.Box.W - 12, h: memberH - 2,
-		text: [3]string{m.Member + " — " + what}, title: "member " + m.Member + ": the partitions it owns or is assigned, and the record it works on"})
-}
-
 func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
 	pid := itoa(gp.Partition)
 	id := gid + "-p" + pid

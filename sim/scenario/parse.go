@@ -70,12 +70,11 @@ type partAdd struct{ at, count int }
 
 // group is what the timeline and expect checks need to know of a group.
 type group struct {
-	cfgIndex int
-	share    bool
-	id       string
-	initial  int   // members at beat 0
-	joins    []int // beat of each join, in timeline order
-	limit    int   // share groups: group.share.delivery.count.limit
+	share   bool
+	id      string
+	initial int   // members at beat 0
+	joins   []int // beat of each join, in timeline order
+	limit   int   // share groups: group.share.delivery.count.limit
 }
 
 // members returns how many members group g has had by the end of beat at.
