@@ -133,7 +133,7 @@ func perSecond(n int, d time.Duration) int64 {
 // Run builds the guide the way the build command and serve do, times it,
 // weighs it, and times the engine. It writes builds into a temporary
 // folder, which it removes. A guide that does not build is an error (the
-// site.ErrorList).
+// sim.ErrorList).
 func Run(o Options) (*Report, error) {
 	if o.Content == nil {
 		return nil, errors.New("no content to measure")

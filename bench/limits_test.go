@@ -129,14 +129,14 @@ func TestOneOverEachLimit(t *testing.T) {
 					return
 				}
 			}
-			t.Errorf("no error contains %q; got:\n%v", c.want, site.ErrorList(errs))
+			t.Errorf("no error contains %q; got:\n%v", c.want, sim.ErrorList(errs))
 		})
 	}
 	t.Run("fence size", func(t *testing.T) {
 		errs := buildErrors(t, string(LimitsFence())+"#\n")
 		want := "scenario is " + n(sim.MaxFenceBytes+2) + " bytes, over the limit of " + n(sim.MaxFenceBytes) + " bytes"
 		if len(errs) != 1 || !strings.Contains(errs[0].Msg, want) || errs[0].Line != fenceLine || errs[0].Col != 1 {
-			t.Errorf("want one error %q at the fence's first line; got:\n%v", want, site.ErrorList(errs))
+			t.Errorf("want one error %q at the fence's first line; got:\n%v", want, sim.ErrorList(errs))
 		}
 	})
 }
@@ -152,10 +152,10 @@ func pageWith(body string) []byte {
 
 // buildErrors builds a page holding body and returns its errors, failing
 // the test when the build succeeds or fails without positions.
-func buildErrors(t *testing.T, body string) []site.Error {
+func buildErrors(t *testing.T, body string) []sim.Error {
 	t.Helper()
 	_, err := site.Generate(site.Options{Content: fstest.MapFS{"over.md": {Data: pageWith(body)}}})
-	var l site.ErrorList
+	var l sim.ErrorList
 	if !errors.As(err, &l) {
 		t.Fatalf("want positioned errors, got %v", err)
 	}

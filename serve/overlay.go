@@ -6,9 +6,8 @@ import (
 	"html/template"
 	"io/fs"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/kafkaflow/kflowgen/site"
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // maxShown bounds the errors the overlay lists (the terminal gets all).
@@ -45,7 +44,7 @@ type sourceLine struct {
 // problems turns a build error into what the overlay shows, with the
 // source lines around each positioned error read from the content.
 func (s *Server) problems(err error) []problem {
-	var list site.ErrorList
+	var list sim.ErrorList
 	if !errors.As(err, &list) {
 		return []problem{{Text: err.Error(), Msg: err.Error()}}
 	}
@@ -90,31 +89,30 @@ func (s *Server) sourceLines(file string) []string {
 }
 
 // excerpt returns the lines around line (1-based) with a caret under col
-// (1-based, counted in characters; tabs before it are kept so the caret
-// lines up).
+// (1-based, counted in characters as every position is: see sim.Pos; tabs
+// before it are kept so the caret lines up). Each byte that is not UTF-8
+// is shown as one replacement character, so it takes the one column it
+// counts for.
 func excerpt(src []string, line, col int) []sourceLine {
 	if line < 1 || line > len(src) {
 		return nil
 	}
 	var out []sourceLine
 	for n := max(1, line-excerptAround); n <= min(len(src), line+excerptAround); n++ {
-		text := strings.ToValidUTF8(src[n-1], "\uFFFD")
-		sl := sourceLine{N: n, Text: text}
+		// Ranging over a string yields U+FFFD once for each invalid byte.
+		chars := []rune(src[n-1])
+		sl := sourceLine{N: n, Text: string(chars)}
 		if n == line {
 			sl.Hit = true
 			// Columns past the end point just after the last character.
-			want := min(max(col, 1), utf8.RuneCountInString(text)+1) - 1
+			want := min(max(col, 1), len(chars)+1) - 1
 			var pad strings.Builder
-			for _, r := range text {
-				if want == 0 {
-					break
-				}
+			for _, r := range chars[:want] {
 				if r == '\t' {
 					pad.WriteByte('\t')
 				} else {
 					pad.WriteByte(' ')
 				}
-				want--
 			}
 			sl.Caret = pad.String() + "^"
 		}

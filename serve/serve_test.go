@@ -607,7 +607,8 @@ func TestIgnoredEvents(t *testing.T) {
 }
 
 // TestExcerpt checks the overlay's source lines: two lines of context, the
-// caret under the column, tabs kept, columns past the end clamped.
+// caret under the column (counted in characters), tabs kept, columns past
+// the end clamped.
 func TestExcerpt(t *testing.T) {
 	src := []string{"one", "two", "\tbeatz: 4", "four", "five", "six"}
 	got := excerpt(src, 3, 2)
@@ -619,6 +620,11 @@ func TestExcerpt(t *testing.T) {
 	}
 	if e := excerpt([]string{"héllo"}, 1, 3); e[0].Caret != "  ^" {
 		t.Errorf("multibyte: %q", e[0].Caret)
+	}
+	// Each byte that is not UTF-8 is one character, as the page's
+	// "not UTF-8" error counts it: column 3 is the "x".
+	if e := excerpt([]string{"\xe9\xe9xy"}, 1, 3); e[0].Caret != "  ^" || e[0].Text != "\uFFFD\uFFFDxy" {
+		t.Errorf("invalid bytes: %q under %q", e[0].Caret, e[0].Text)
 	}
 	if excerpt(src, 9, 1) != nil {
 		t.Error("excerpt of a line past the file")

@@ -131,7 +131,7 @@ type failure struct {
 type BuildResult struct {
 	// N numbers the builds from 1.
 	N int
-	// Err is nil for a good build; a site.ErrorList for problems in the
+	// Err is nil for a good build; a sim.ErrorList for problems in the
 	// user's files, or another error.
 	Err error
 	// Changed lists the output pages whose version changed (bytes of the

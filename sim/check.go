@@ -7,15 +7,6 @@ import (
 	"strings"
 )
 
-// Failure is one expect entry the trace contradicts. Pos is the entry's
-// field value in the scenario text; Msg names the field, the subject and
-// both values, e.g. "expected highWatermark 3 at beat 12 on partition 0,
-// got 2".
-type Failure struct {
-	Pos Pos
-	Msg string
-}
-
 // fieldGetter reads the actual value an expectation is about from a trace,
 // in the canonical text form of Expectation.Want. ok is false when the
 // subject does not exist (the returned text then says why).
@@ -34,16 +25,19 @@ var expectFields = map[string]fieldGetter{
 }
 
 // Check compares every expect entry of sc with t (the trace Run returned
-// for sc) and returns the failures in scenario order; nil when all hold. A
+// for sc) and returns the failures in scenario order; nil when all hold.
+// Each failure is positioned at the entry's field value in the scenario
+// text (File is empty) and names the field, the subject and both values,
+// e.g. "expected highWatermark 3 at beat 12 on partition 0, got 2". A
 // record's outcome is its final one; every other field is read at beat
 // At. Lists (isr) compare as sets and are written "[1 2 3]".
-func Check(sc *Scenario, t *Trace) []Failure {
-	var out []Failure
+func Check(sc *Scenario, t *Trace) ErrorList {
+	var out ErrorList
 	for i := range sc.Expect {
 		ex := &sc.Expect[i]
 		get, known := expectFields[ex.Field]
 		if !known {
-			out = append(out, Failure{ex.Pos, fmt.Sprintf("expect field %q is not known to the engine", ex.Field)})
+			out = append(out, Error{Pos: ex.Pos, Msg: fmt.Sprintf("expect field %q is not known to the engine", ex.Field)})
 			continue
 		}
 		got, ok := get(t, ex)
@@ -55,13 +49,13 @@ func Check(sc *Scenario, t *Trace) []Failure {
 			want = `""` // an owner of nobody, which would read as a gap
 		}
 		if !ok {
-			out = append(out, Failure{ex.Pos, fmt.Sprintf("expected %s %s%s, but %s", ex.Field, want, subjectText(ex), got)})
+			out = append(out, Error{Pos: ex.Pos, Msg: fmt.Sprintf("expected %s %s%s, but %s", ex.Field, want, subjectText(ex), got)})
 			continue
 		}
 		if got == "" {
 			got = `""`
 		}
-		out = append(out, Failure{ex.Pos, fmt.Sprintf("expected %s %s%s, got %s", ex.Field, want, subjectText(ex), got)})
+		out = append(out, Error{Pos: ex.Pos, Msg: fmt.Sprintf("expected %s %s%s, got %s", ex.Field, want, subjectText(ex), got)})
 	}
 	return out
 }

@@ -29,7 +29,7 @@ func TestGolden(t *testing.T) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "run":
-				var errs scenario.ErrorList
+				var errs sim.ErrorList
 				sc, errs = scenario.Parse([]byte(d.Input))
 				if errs != nil {
 					t.Fatalf("%s: scenario does not parse:\n%v", d.Pos, errs)

@@ -1,12 +1,5 @@
 package sim
 
-// Pos is a 1-based line and column inside a scenario's text (the body of a
-// kflow fence, or a bare scenario file). The zero Pos means "no position"
-// (a scenario built in Go rather than parsed).
-type Pos struct {
-	Line, Col int
-}
-
 // Acks is the producer's acks setting (ProducerConfig "acks"): how many
 // acknowledgements the leader waits for before answering a produce request.
 type Acks int

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -22,13 +23,11 @@ import (
 //     page cannot carry script), and with a block whatever it holds, a
 //     fence or a heading among them; it is reported at its start. HTML
 //     comments may stay.
-func checkMarkdown(pg *Page) ErrorList {
-	var errs ErrorList
+func checkMarkdown(pg *Page) sim.ErrorList {
+	var errs sim.ErrorList
 	lines := newLineIndex(pg.src)
 	at := func(off int, format string, args ...any) {
-		line := lines.line(off)
-		errs = append(errs, Error{File: pg.File, Line: line, Col: off - lines.start(line) + 1,
-			Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, sim.Error{File: pg.File, Pos: lines.pos(pg.src, off), Msg: fmt.Sprintf(format, args...)})
 	}
 	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // TestMarkdownSlips builds pages with fences that nearly say kflow and
@@ -50,7 +52,7 @@ func TestMarkdownSlips(t *testing.T) {
 		),
 	}
 	_, err := Generate(Options{Content: fsys, ContentName: "c"})
-	l, ok := err.(ErrorList)
+	l, ok := err.(sim.ErrorList)
 	if !ok {
 		t.Fatalf("want an ErrorList, got %v", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // compareFence is a side-by-side fence: acks=1 beside acks=all through one
@@ -57,7 +59,7 @@ func TestCompareClaimFails(t *testing.T) {
 	lines[11] = "  - {record: 2, outcome: acked, variant: compare}" // file line 15
 	fsys := fstest.MapFS{"acks.md": page("title: Acks", lines...)}
 	_, err := Generate(Options{Content: fsys, ContentName: "content"})
-	l, ok := err.(ErrorList)
+	l, ok := err.(sim.ErrorList)
 	if !ok || len(l) != 2 {
 		t.Fatalf("want two errors, got %v", err)
 	}

@@ -19,8 +19,8 @@
 //     then parses every fence (sim/scenario.Parse), runs it (sim.Run),
 //     checks its expect: entries (sim.Check) and draws it (svganim.Figure),
 //     spread over GOMAXPROCS workers and gathered by fence index;
-//  4. if anything went wrong anywhere, Generate returns every problem as an
-//     ErrorList sorted by file, line and column — nothing is written;
+//  4. if anything went wrong anywhere, Generate returns every problem as a
+//     sim.ErrorList sorted by file, line and column — nothing is written;
 //  5. otherwise each page is rendered (the figure node's renderer writes the
 //     precomputed <figure>; headings get ids and "#" anchors) into
 //     templates' layout.html, with the table of contents and prev/next

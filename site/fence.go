@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -34,9 +36,9 @@ type figureNode struct {
 	// Body is the fence's content, the scenario text handed to the parser.
 	Body []byte
 	// BodyLines maps the body's lines (index = body line - 1) to their place
-	// in the file: the 1-based file line and the byte column offset of the
-	// body line's first character (non-zero for fences inside lists or
-	// block quotes).
+	// in the file: the 1-based file line and how many characters of the
+	// file line come before the body line's first character (non-zero for
+	// fences inside lists or block quotes).
 	BodyLines []lineRef
 	// Unclosed says no closing ``` line follows the body: the fence ran to
 	// the end of the page, or of the list item or quote holding it. Fence
@@ -52,10 +54,11 @@ type figureNode struct {
 	HTML []byte
 }
 
-// lineRef places one body line in its file. Padding is the number of
-// spaces the body line starts with that stand for part of a tab in the file
-// (goldmark expands a tab that the fence's indentation only partly uses):
-// they come before the byte at ColOffset and have no bytes of their own.
+// lineRef places one body line in its file. ColOffset counts characters
+// (see sim.Pos.Col). Padding is the number of spaces the body line starts
+// with that stand for part of a tab in the file (goldmark expands a tab
+// that the fence's indentation only partly uses): they come before the
+// character after ColOffset and have no characters of their own.
 type lineRef struct {
 	Line, ColOffset, Padding int
 }
@@ -74,23 +77,23 @@ func (n *figureNode) Dump(source []byte, level int) {
 // the line after the body — the closing ``` — or, for a fence left open at
 // the end of the file, on its last line; an empty fence's errors land on its
 // opening line.
-func (n *figureNode) filePos(line, col int) (int, int) {
-	if line < 1 || len(n.BodyLines) == 0 {
-		return n.OpenLine, 1
+func (n *figureNode) filePos(p sim.Pos) sim.Pos {
+	if p.Line < 1 || len(n.BodyLines) == 0 {
+		return sim.Pos{Line: n.OpenLine, Col: 1}
 	}
-	if line <= len(n.BodyLines) {
-		r := n.BodyLines[line-1]
-		if c := col - r.Padding; c >= 1 {
-			return r.Line, r.ColOffset + c
+	if p.Line <= len(n.BodyLines) {
+		r := n.BodyLines[p.Line-1]
+		if c := p.Col - r.Padding; c >= 1 {
+			return sim.Pos{Line: r.Line, Col: r.ColOffset + c}
 		}
 		// Inside the expanded tab: point at the tab itself.
-		return r.Line, max(r.ColOffset, 1)
+		return sim.Pos{Line: r.Line, Col: max(r.ColOffset, 1)}
 	}
 	last := n.BodyLines[len(n.BodyLines)-1]
 	if last.Line < n.FileLines {
-		return last.Line + 1, 1
+		return sim.Pos{Line: last.Line + 1, Col: 1}
 	}
-	return last.Line, last.ColOffset + 1
+	return sim.Pos{Line: last.Line, Col: last.ColOffset + 1}
 }
 
 // figuresKey holds the page's []*figureNode in the parser context.
@@ -129,7 +132,7 @@ func (fenceTransformer) Transform(doc *ast.Document, reader text.Reader, pc pars
 		for j := 0; j < segs.Len(); j++ {
 			seg := segs.At(j)
 			line := lines.line(seg.Start)
-			fig.BodyLines = append(fig.BodyLines, lineRef{Line: line, ColOffset: seg.Start - lines.start(line), Padding: seg.Padding})
+			fig.BodyLines = append(fig.BodyLines, lineRef{Line: line, ColOffset: lines.col(src, seg.Start) - 1, Padding: seg.Padding})
 			// Value puts the padding's spaces before the line's bytes.
 			fig.Body = append(fig.Body, seg.Value(src)...)
 		}
@@ -199,6 +202,18 @@ func (x lineIndex) line(off int) int {
 	return sort.Search(len(x), func(i int) bool { return x[i] > off })
 }
 
+// col returns the 1-based column, in characters (sim.Pos.Col), of the
+// byte at offset off of src: one more than the characters before it on
+// its line, each byte that is not valid UTF-8 counting as one.
+func (x lineIndex) col(src []byte, off int) int {
+	return utf8.RuneCount(src[x.start(x.line(off)):off]) + 1
+}
+
+// pos returns the position of the byte at offset off of src.
+func (x lineIndex) pos(src []byte, off int) sim.Pos {
+	return sim.Pos{Line: x.line(off), Col: x.col(src, off)}
+}
+
 // start returns the byte offset where 1-based line l starts.
 func (x lineIndex) start(l int) int {
 	if l < 1 || l > len(x) {
@@ -230,9 +245,9 @@ type Fence struct {
 }
 
 // Pos turns a position relative to the fence body (as scenario.Parse and
-// sim.Check report it) into a 1-based line and column in the page.
-func (f Fence) Pos(line, col int) (int, int) {
-	return f.fig.filePos(line, col)
+// sim.Check report it) into the position in the page.
+func (f Fence) Pos(p sim.Pos) sim.Pos {
+	return f.fig.filePos(p)
 }
 
 // FindFences returns the ```kflow fences of a Markdown page in page order,

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // FuzzPage runs whole pages — front matter, Markdown, kflow fences —
@@ -46,7 +47,7 @@ func FuzzPage(f *testing.F) {
 			}
 			return
 		}
-		var l ErrorList
+		var l sim.ErrorList
 		if !errors.As(err, &l) {
 			t.Fatalf("not a positioned error: %v", err)
 		}
@@ -56,8 +57,9 @@ func FuzzPage(f *testing.F) {
 				t.Errorf("error names file %q: %v", e.File, e)
 			}
 			// Inside the page: a real line, and a column on it or just
-			// after its last byte (where "unexpected end" errors point).
-			if e.Line < 1 || e.Line > len(lines) || e.Col < 1 || e.Col > len(lines[e.Line-1])+1 {
+			// after its last character (where "unexpected end" errors
+			// point); columns count characters (sim.Pos).
+			if e.Line < 1 || e.Line > len(lines) || e.Col < 1 || e.Col > utf8.RuneCount(lines[e.Line-1])+1 {
 				t.Errorf("error outside the page (%d lines): %v", len(lines), e)
 			}
 			if strings.HasPrefix(e.Msg, InternalError) {

@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
 )
 
@@ -32,7 +33,7 @@ const (
 // or MaxFrames.
 // skip says which jobs not to compute: those past a limit, so that a build
 // over it stops before it spends the memory the limit guards.
-func checkSiteLimits(jobs []figureJob) (skip []bool, errs ErrorList) {
+func checkSiteLimits(jobs []figureJob) (skip []bool, errs sim.ErrorList) {
 	skip = make([]bool, len(jobs))
 	total, frames := 0, 0
 	over := false
@@ -40,7 +41,7 @@ func checkSiteLimits(jobs []figureJob) (skip []bool, errs ErrorList) {
 		if j.fig.Ordinal >= MaxFiguresPerPage {
 			skip[i] = true
 			if j.fig.Ordinal == MaxFiguresPerPage {
-				errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
+				errs = append(errs, sim.Error{File: j.page.File, Pos: sim.Pos{Line: j.fig.OpenLine, Col: 1},
 					Msg: fmt.Sprintf("too many figures on this page: Kafka Flow allows at most %d; split the page", MaxFiguresPerPage)})
 			}
 			continue
@@ -61,11 +62,11 @@ func checkSiteLimits(jobs []figureJob) (skip []bool, errs ErrorList) {
 		switch {
 		case total > MaxRecordBeats:
 			over, skip[i] = true, true
-			errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
+			errs = append(errs, sim.Error{File: j.page.File, Pos: sim.Pos{Line: j.fig.OpenLine, Col: 1},
 				Msg: fmt.Sprintf("this figure takes the site to %d record-beats (beats × records, summed over every figure): Kafka Flow allows at most %d; use fewer beats or records, or fewer figures", total, MaxRecordBeats)})
 		case frames > MaxFrames:
 			over, skip[i] = true, true
-			errs = append(errs, Error{File: j.page.File, Line: j.fig.OpenLine, Col: 1,
+			errs = append(errs, sim.Error{File: j.page.File, Pos: sim.Pos{Line: j.fig.OpenLine, Col: 1},
 				Msg: fmt.Sprintf("this figure takes the site to %d frames (beats, counting beat 0, summed over every figure): Kafka Flow allows at most %d; use fewer beats or fewer figures", frames, MaxFrames)})
 		}
 	}

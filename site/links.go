@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -24,8 +25,8 @@ import (
 // every output page name. The fragment of a link to a page of the site,
 // or of an in-page link ("#isr"), is returned to be checked by
 // checkFragments once the figures are known.
-func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]fragLink, ErrorList) {
-	var errs ErrorList
+func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]fragLink, sim.ErrorList) {
+	var errs sim.ErrorList
 	var frags []fragLink
 	byOut := map[string]*Page{}
 	for _, p := range pages {
@@ -55,8 +56,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 			p := path.Join(path.Dir(pg.Path), target)
 			to, ok := pages[p]
 			if !ok {
-				line, col := nodePos(link, pg.src, lines)
-				errs = append(errs, Error{File: pg.File, Line: line, Col: col,
+				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, lines),
 					Msg: fmt.Sprintf("link to %q: no page %s in the content folder", dest, p)})
 				return ast.WalkContinue, nil
 			}
@@ -64,8 +64,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 			link.Destination = []byte(fl.page + rest)
 		case strings.EqualFold(path.Ext(target), ".html"):
 			if strings.HasPrefix(target, "/") || !outputs[path.Clean(target)] {
-				line, col := nodePos(link, pg.src, lines)
-				errs = append(errs, Error{File: pg.File, Line: line, Col: col,
+				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, lines),
 					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, target)})
 				return ast.WalkContinue, nil
 			}
@@ -75,7 +74,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 			return ast.WalkContinue, nil
 		}
 		if hasFrag && fl.to != nil {
-			fl.line, fl.col = nodePos(link, pg.src, lines)
+			fl.pos = nodePos(link, pg.src, lines)
 			frags = append(frags, fl)
 		}
 		return ast.WalkContinue, nil
@@ -86,12 +85,12 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 // fragLink is a link with a fragment to a page of the site (or to its own
 // page): "acks.md#isr", "acks.md#acks-one-loss@12", "#isr".
 type fragLink struct {
-	from, to  *Page
-	link      *ast.Link
-	dest      string // as written
-	page      string // the output page the link now points at; "" for an in-page link
-	frag      string // the fragment, without "#"
-	line, col int
+	from, to *Page
+	link     *ast.Link
+	dest     string // as written
+	page     string // the output page the link now points at; "" for an in-page link
+	frag     string // the fragment, without "#"
+	pos      sim.Pos
 }
 
 // pageFigure is what a link needs to know of a figure: its scenario id and
@@ -114,12 +113,12 @@ type pageFigure struct {
 // figs lists each page's figures in page order; brokenFigures marks the
 // pages with a fence that did not parse, whose id may be the one a link
 // names (the fence's own error says what to fix).
-func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures map[*Page]bool) ErrorList {
-	var errs ErrorList
+func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures map[*Page]bool) sim.ErrorList {
+	var errs sim.ErrorList
 	for _, l := range links {
 		name, beat, isBeat := strings.Cut(l.frag, "@")
 		fail := func(format string, args ...any) {
-			errs = append(errs, Error{File: l.from.File, Line: l.line, Col: l.col,
+			errs = append(errs, sim.Error{File: l.from.File, Pos: l.pos,
 				Msg: fmt.Sprintf("link to %q: ", l.dest) + fmt.Sprintf(format, args...)})
 		}
 		// The full id first: a figure "a--intro" on page a is not the
@@ -218,7 +217,7 @@ func hasScheme(dest string) bool {
 // nodePos approximates where an inline node starts: the first text inside
 // it, one column back for the "[" of a link; else the enclosing block's
 // first line.
-func nodePos(n ast.Node, src []byte, lines lineIndex) (int, int) {
+func nodePos(n ast.Node, src []byte, lines lineIndex) sim.Pos {
 	var start = -1
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if t, ok := c.(*ast.Text); ok && entering && start < 0 {
@@ -228,14 +227,14 @@ func nodePos(n ast.Node, src []byte, lines lineIndex) (int, int) {
 		return ast.WalkContinue, nil
 	})
 	if start >= 0 {
-		line := lines.line(start)
-		return line, max(start-lines.start(line), 1)
+		p := lines.pos(src, start)
+		p.Col = max(p.Col-1, 1)
+		return p
 	}
 	for p := n.Parent(); p != nil; p = p.Parent() {
 		if p.Type() == ast.TypeBlock && p.Lines().Len() > 0 {
-			line := lines.line(p.Lines().At(0).Start)
-			return line, 1
+			return sim.Pos{Line: lines.line(p.Lines().At(0).Start), Col: 1}
 		}
 	}
-	return 1, 1
+	return sim.Pos{Line: 1, Col: 1}
 }

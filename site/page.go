@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -76,24 +77,23 @@ func newMarkdown() goldmark.Markdown {
 // parsePage parses one page's front matter and Markdown. It returns the
 // page and every problem with its front matter; figures are found but not
 // yet computed.
-func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorList) {
+func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.ErrorList) {
 	// A byte-order mark (some Windows editors write one) is not part of
 	// the text; the front matter's "---" must be the first thing.
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	pg := &Page{Path: p, File: file, Slug: Slug(p), src: src}
-	var errs ErrorList
+	var errs sim.ErrorList
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pg.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	pg.figures = pageFigures(ctx)
 	for _, f := range pg.figures {
 		if f.Unclosed {
-			errs = append(errs, Error{File: file, Line: f.OpenLine, Col: 1,
+			errs = append(errs, sim.Error{File: file, Pos: sim.Pos{Line: f.OpenLine, Col: 1},
 				Msg: fmt.Sprintf("this %skflow fence is never closed: add a line %s after the scenario, inside the list item or quote that holds the fence (everything below it was read as part of it)", f.Fence, f.Fence)})
 		}
 	}
 	if !utf8.Valid(src) {
-		line, col := firstInvalidUTF8(src)
-		errs = append(errs, Error{File: file, Line: line, Col: col,
+		errs = append(errs, sim.Error{File: file, Pos: firstInvalidUTF8(src),
 			Msg: "the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"})
 		pg.figures = nil // a fence holding the byte would only say it again
 		return pg, errs
@@ -104,7 +104,7 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 		if first, _, _ := bytes.Cut(src, []byte("\n")); string(bytes.TrimRight(first, " \r")) == "---" {
 			msg = "front matter is not closed: add a line --- after its last field"
 		}
-		errs = append(errs, Error{File: file, Line: 1, Col: 1, Msg: msg})
+		errs = append(errs, sim.Error{File: file, Pos: sim.Pos{Line: 1, Col: 1}, Msg: msg})
 		return pg, errs
 	}
 	data := frontmatter.Get(ctx)
@@ -114,12 +114,12 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, ErrorLi
 		if first, _, _ := bytes.Cut(src, []byte("\n")); string(bytes.TrimRight(first, "\r")) != "---" {
 			msg = "the line that opens the front matter must be --- alone: remove the spaces after it"
 		}
-		errs = append(errs, Error{File: file, Line: 1, Col: 1, Msg: msg})
+		errs = append(errs, sim.Error{File: file, Pos: sim.Pos{Line: 1, Col: 1}, Msg: msg})
 		return pg, errs
 	}
 	if err := data.Decode(&node); err != nil {
 		line := 1 + yamlErrLine(err)
-		errs = append(errs, Error{File: file, Line: line, Col: 1, Msg: "front matter: " + yamlErrMsg(err)})
+		errs = append(errs, sim.Error{File: file, Pos: sim.Pos{Line: line, Col: 1}, Msg: "front matter: " + yamlErrMsg(err)})
 		return pg, errs
 	}
 	errs = append(errs, pg.readFrontMatter(&node)...)
@@ -150,13 +150,13 @@ func hasFrontMatter(src []byte) bool {
 
 // readFrontMatter checks and stores the front matter's fields. The YAML
 // starts on the file's second line, hence the +1 on every line.
-func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
-	var errs ErrorList
+func (pg *Page) readFrontMatter(doc *yaml.Node) sim.ErrorList {
+	var errs sim.ErrorList
 	at := func(n *yaml.Node, msg string, args ...any) {
-		errs = append(errs, Error{File: pg.File, Line: n.Line + 1, Col: n.Column, Msg: fmt.Sprintf(msg, args...)})
+		errs = append(errs, sim.Error{File: pg.File, Pos: sim.Pos{Line: n.Line + 1, Col: n.Column}, Msg: fmt.Sprintf(msg, args...)})
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		errs = append(errs, Error{File: pg.File, Line: 1, Col: 1, Msg: "front matter is empty: it needs at least title: …"})
+		errs = append(errs, sim.Error{File: pg.File, Pos: sim.Pos{Line: 1, Col: 1}, Msg: "front matter is empty: it needs at least title: …"})
 		return errs
 	}
 	m := doc.Content[0]
@@ -217,7 +217,7 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) ErrorList {
 		}
 	}
 	if pg.Title == "" && !seen["title"] {
-		errs = append(errs, Error{File: pg.File, Line: 1, Col: 1, Msg: "front matter has no title (add title: …)"})
+		errs = append(errs, sim.Error{File: pg.File, Pos: sim.Pos{Line: 1, Col: 1}, Msg: "front matter has no title (add title: …)"})
 	}
 	return errs
 }
@@ -420,22 +420,22 @@ func readPages(fsys fs.FS) ([]string, error) {
 	return paths, err
 }
 
-// firstInvalidUTF8 is the line and column (1-based; the column counts
-// bytes, as every position does, see Error) of the first byte of src that
-// does not start a valid UTF-8 character.
-func firstInvalidUTF8(src []byte) (line, col int) {
-	line, col = 1, 1
+// firstInvalidUTF8 is the position of the first byte of src that does not
+// start a valid UTF-8 character (its column counts characters, as every
+// position does: see sim.Pos).
+func firstInvalidUTF8(src []byte) sim.Pos {
+	line, col := 1, 1
 	for i := 0; i < len(src); {
 		r, n := utf8.DecodeRune(src[i:])
 		if r == utf8.RuneError && n <= 1 {
-			return line, col
+			break
 		}
 		if r == '\n' {
 			line, col = line+1, 1
 		} else {
-			col += n
+			col++
 		}
 		i += n
 	}
-	return line, col
+	return sim.Pos{Line: line, Col: col}
 }

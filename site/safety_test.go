@@ -236,7 +236,7 @@ func TestRawHTMLAndScriptLinksDropped(t *testing.T) {
 	raw := "---\ntitle: Raw\n---\n\n## <svg onload=alert(0)> & </h2>\n\n<script>alert(1)</script>\n\n<div onclick=\"alert(2)\">x</div>\n\n" +
 		"Inline <img src=x onerror=alert(3)> and <a href=\"javascript:alert(4)\">a</a>.\n\n<!-- a note to the next author -->\n"
 	_, err := site.Generate(site.Options{Content: fstest.MapFS{"raw.md": {Data: []byte(raw)}}})
-	l, ok := err.(site.ErrorList)
+	l, ok := err.(sim.ErrorList)
 	if !ok {
 		t.Fatalf("raw HTML: want positioned errors, got %v", err)
 	}
@@ -327,7 +327,7 @@ func TestIDsAndNamesSafe(t *testing.T) {
 	bad := "---\ntitle: Bad\n---\n```kflow\nid: \"x\\\"><script>\"\n" +
 		"consumer.groups:\n  - {id: \"<b>g</b>\"}\nshare.groups:\n  - {id: \"q onload=x\"}\n```\n"
 	_, err = site.Generate(site.Options{Content: fstest.MapFS{"bad.md": {Data: []byte(bad)}}, ContentName: "c"})
-	var l site.ErrorList
+	var l sim.ErrorList
 	if !errors.As(err, &l) {
 		t.Fatalf("want positioned errors, got %v", err)
 	}

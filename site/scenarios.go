@@ -16,26 +16,20 @@ import (
 // and the problems found, positioned relative to the fence body (so a
 // cached result stays right when the fence moves within its page).
 type FigureResult struct {
-	// ScenarioID is the fence's id ("" when it did not parse); IDLine and
-	// IDCol are where its value is written, relative to the fence body.
-	ScenarioID    string
-	IDLine, IDCol int
+	// ScenarioID is the fence's id ("" when it did not parse); IDPos is
+	// where its value is written, relative to the fence body.
+	ScenarioID string
+	IDPos      sim.Pos
 	// HTML is the <figure> markup (nil when the fence has errors).
 	HTML []byte
 	// Beats is the number of frames (beats 0..Scenario.Beats) and Records
 	// the number of records the producer created (in both runs of a fence
 	// with compare).
 	Beats, Records int
-	// Problems are parse errors and failed expectations, with fence-relative
-	// positions, in the order the parser and sim.Check gave them.
-	Problems []Problem
-}
-
-// Problem is an error inside a fence body: 1-based line and column relative
-// to the body, and the message.
-type Problem struct {
-	Line, Col int
-	Msg       string
+	// Problems are parse errors and failed expectations, positioned
+	// relative to the fence body (File empty), in the order the parser and
+	// sim.Check gave them.
+	Problems sim.ErrorList
 }
 
 // Cache keeps FigureResults between builds (serve mode rebuilds on every
@@ -102,7 +96,7 @@ type figureJob struct {
 // so the outcome never depends on which worker finished first. It fills
 // each figure's HTML and returns every positioned error (unsorted) plus the
 // per-figure results in page order.
-func computeFigures(pages []*Page, o *Options) ([]*FigureResult, ErrorList) {
+func computeFigures(pages []*Page, o *Options) ([]*FigureResult, sim.ErrorList) {
 	var jobs []figureJob
 	for _, pg := range pages {
 		for _, f := range pg.figures {
@@ -140,21 +134,20 @@ func computeFigures(pages []*Page, o *Options) ([]*FigureResult, ErrorList) {
 	for i, j := range jobs {
 		r := results[i]
 		for _, p := range r.Problems {
-			line, col := j.fig.filePos(p.Line, p.Col)
-			errs = append(errs, Error{File: j.page.File, Line: line, Col: col, Msg: p.Msg})
+			errs = append(errs, sim.Error{File: j.page.File, Pos: j.fig.filePos(p.Pos), Msg: p.Msg})
 		}
 		if r.ScenarioID != "" {
 			if ids[j.page] == nil {
 				ids[j.page] = map[string]int{}
 			}
 			dom := FigureID(j.page.Slug, r.ScenarioID)
-			line, col := j.fig.filePos(r.IDLine, r.IDCol)
+			pos := j.fig.filePos(r.IDPos)
 			if first, dup := ids[j.page][dom]; dup {
-				errs = append(errs, Error{File: j.page.File, Line: line, Col: col,
+				errs = append(errs, sim.Error{File: j.page.File, Pos: pos,
 					Msg: fmt.Sprintf("duplicate figure id %q on this page (line %d uses it already): give each figure its own id", r.ScenarioID, first)})
 				continue
 			}
-			ids[j.page][dom] = line
+			ids[j.page][dom] = pos.Line
 		}
 		j.fig.HTML = r.HTML
 	}
@@ -187,23 +180,19 @@ const InternalError = "internal error"
 func computeFigure(slug string, body []byte) (r *FigureResult) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = &FigureResult{Problems: []Problem{{1, 1, fmt.Sprintf(
+			r = &FigureResult{Problems: sim.ErrorList{{Pos: sim.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf(
 				"%s while building this figure (a bug in Kafka Flow, not in the page; please report it with this fence): %v", InternalError, p)}}}
 		}
 	}()
 	r = &FigureResult{}
 	sc, variant, perrs := scenario.ParseCompare(body)
-	for _, e := range perrs {
-		r.Problems = append(r.Problems, Problem{e.Pos.Line, e.Pos.Col, e.Msg})
-	}
+	r.Problems = append(r.Problems, perrs...)
 	if len(perrs) > 0 || sc == nil {
 		return r
 	}
-	r.ScenarioID, r.IDLine, r.IDCol = sc.ID, sc.IDPos.Line, sc.IDPos.Col
+	r.ScenarioID, r.IDPos = sc.ID, sc.IDPos
 	t := sim.Run(sc)
-	for _, f := range sim.Check(sc, t) {
-		r.Problems = append(r.Problems, Problem{f.Pos.Line, f.Pos.Col, f.Msg})
-	}
+	r.Problems = append(r.Problems, sim.Check(sc, t)...)
 	r.Beats = len(t.Beats)
 	r.Records = len(t.Records)
 	o := svganim.Options{ID: FigureID(slug, sc.ID)}
@@ -216,14 +205,15 @@ func computeFigure(slug string, body []byte) (r *FigureResult) {
 		// claims, and draw both runs as one side-by-side figure.
 		vt := sim.Run(variant)
 		for _, f := range sim.Check(variant, vt) {
-			r.Problems = append(r.Problems, Problem{f.Pos.Line, f.Pos.Col, "compare run: " + f.Msg})
+			f.Msg = "compare run: " + f.Msg
+			r.Problems = append(r.Problems, f)
 		}
 		r.Beats = max(r.Beats, len(vt.Beats))
 		r.Records += len(vt.Records)
 		html, err = svganim.FigureCompare(t, vt, o)
 	}
 	if err != nil {
-		r.Problems = append(r.Problems, Problem{sc.Pos.Line, sc.Pos.Col, "cannot draw the figure: " + err.Error()})
+		r.Problems = append(r.Problems, sim.Error{Pos: sc.Pos, Msg: "cannot draw the figure: " + err.Error()})
 		return r
 	}
 	r.HTML = html

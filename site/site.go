@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/svganim"
 	"github.com/kafkaflow/kflowgen/templates"
 	"github.com/yuin/goldmark"
@@ -81,7 +82,7 @@ const AssetDir = "assets"
 const homeSource = "index.md"
 
 // Generate builds the site in memory. Problems with the user's input come
-// back as an ErrorList (every one found, sorted by file, line, column);
+// back as a sim.ErrorList (every one found, sorted by file, line, column);
 // other failures (unreadable files, broken templates) as plain errors.
 func Generate(o Options) (*Site, error) {
 	if o.Content == nil {
@@ -108,7 +109,7 @@ func Generate(o Options) (*Site, error) {
 	}
 
 	md := newMarkdown()
-	var errs ErrorList
+	var errs sim.ErrorList
 	var pages []*Page
 	var home *Page
 	slugs := map[string]string{}
@@ -128,11 +129,11 @@ func Generate(o Options) (*Site, error) {
 			continue
 		}
 		if pg.Slug == "index" {
-			errs = append(errs, Error{File: file, Msg: `page name "index" is taken by the home page; rename the file`})
+			errs = append(errs, sim.Error{File: file, Msg: `page name "index" is taken by the home page; rename the file`})
 			continue
 		}
 		if other, dup := slugs[pg.Slug]; dup {
-			errs = append(errs, Error{File: file, Msg: fmt.Sprintf("page %q would be written to %s.html, like %q; rename one", p, pg.Slug, other)})
+			errs = append(errs, sim.Error{File: file, Msg: fmt.Sprintf("page %q would be written to %s.html, like %q; rename one", p, pg.Slug, other)})
 			continue
 		}
 		slugs[pg.Slug] = p
@@ -321,7 +322,7 @@ func readAssets(tfs fs.FS) ([]File, error) {
 
 // Build generates the site and writes it into out (see Site.WriteDir);
 // contentDir is the content folder on disk ("" for an embedded one), which
-// out must never replace. Input problems come back as an ErrorList and
+// out must never replace. Input problems come back as a sim.ErrorList and
 // leave out untouched. A *LeftoverError comes back with the site: it was
 // written, and only a folder of kflowgen's own was left behind.
 func Build(o Options, out, contentDir string) (*Site, error) {

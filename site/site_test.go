@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // TestBuildEmbeddedGuide builds the guide shipped in the binary and checks
@@ -191,7 +192,7 @@ func TestPositionedFenceError(t *testing.T) {
 			"  ```"),
 	}
 	_, err := Generate(Options{Content: fsys, ContentName: "content"})
-	l, ok := err.(ErrorList)
+	l, ok := err.(sim.ErrorList)
 	if !ok {
 		t.Fatalf("want an ErrorList, got %v", err)
 	}
@@ -219,7 +220,7 @@ func TestAllErrorsSorted(t *testing.T) {
 		"d.md": page("title: D\nweight: heavy", goodFence),
 	}
 	_, err := Generate(Options{Content: fsys, ContentName: "guide"})
-	l, ok := err.(ErrorList)
+	l, ok := err.(sim.ErrorList)
 	if !ok {
 		t.Fatalf("want an ErrorList, got %v", err)
 	}
@@ -507,7 +508,9 @@ func TestPageBytes(t *testing.T) {
 	}
 	bad := fstest.MapFS{"a.md": {Data: []byte("---\ntitle: A\n---\nCafé and caf\xe9.\n")}}
 	_, err = Generate(Options{Content: bad, ContentName: "content"})
-	want := "content/a.md:4:14: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"
+	// Column 13: "Café and caf" is twelve characters (thirteen bytes);
+	// columns count characters, as the scenario parser's and the caret do.
+	want := "content/a.md:4:13: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/site"
 	"github.com/spf13/cobra"
 )
@@ -119,15 +120,15 @@ func contentName(flag string) string {
 	return filepath.ToSlash(filepath.Clean(flag))
 }
 
-// siteErrors marks a site.ErrorList as already positioned.
-type siteErrors struct{ site.ErrorList }
+// siteErrors marks a sim.ErrorList as already positioned.
+type siteErrors struct{ sim.ErrorList }
 
 func (siteErrors) positioned() {}
 
 // wrapSiteErr marks positioned errors so that printErr prints them as they
 // are.
 func wrapSiteErr(err error) error {
-	var l site.ErrorList
+	var l sim.ErrorList
 	if errors.As(err, &l) {
 		return siteErrors{l}
 	}

@@ -70,10 +70,9 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	if _, err := stdout.Write(out); err != nil {
 		return err
 	}
-	var errs site.ErrorList
+	var errs sim.ErrorList
 	for _, f := range sim.Check(sc.sc, t) {
-		line, col := sc.pos(f.Pos.Line, f.Pos.Col)
-		errs = append(errs, site.Error{File: name, Line: line, Col: col, Msg: f.Msg})
+		errs = append(errs, sim.Error{File: name, Pos: sc.pos(f.Pos), Msg: f.Msg})
 	}
 	if err := errs.Err(); err != nil {
 		return siteErrors{errs}
@@ -87,7 +86,7 @@ type chosen struct {
 	sc *sim.Scenario
 	// variant is the scenario's compare run, nil when it has none.
 	variant *sim.Scenario
-	pos     func(line, col int) (int, int)
+	pos     func(sim.Pos) sim.Pos
 }
 
 // pickScenario parses the scenario in src: the whole file, or for a page
@@ -96,19 +95,19 @@ func pickScenario(name string, src []byte, want string) (*chosen, error) {
 	if !strings.EqualFold(filepath.Ext(name), ".md") {
 		sc, variant, errs := scenario.ParseCompare(src)
 		if len(errs) > 0 {
-			return nil, positionList(name, errs, func(l, c int) (int, int) { return l, c })
+			return nil, positionList(name, errs, samePos)
 		}
 		if want != "" && sc.ID != want {
 			return nil, fmt.Errorf("%s holds scenario %q, not %q", name, sc.ID, want)
 		}
-		return &chosen{sc: sc, variant: variant, pos: func(l, c int) (int, int) { return l, c }}, nil
+		return &chosen{sc: sc, variant: variant, pos: samePos}, nil
 	}
 
 	fences := site.FindFences(src)
 	if len(fences) == 0 {
 		return nil, fmt.Errorf("%s has no ```kflow fence", name)
 	}
-	var all site.ErrorList
+	var all sim.ErrorList
 	var ids []string
 	var found []*chosen
 	for _, f := range fences {
@@ -137,12 +136,15 @@ func pickScenario(name string, src []byte, want string) (*chosen, error) {
 }
 
 // positionList turns the parser's fence-relative errors into file errors.
-func positionList(name string, errs scenario.ErrorList, pos func(l, c int) (int, int)) siteErrors {
-	var l site.ErrorList
+func positionList(name string, errs sim.ErrorList, pos func(sim.Pos) sim.Pos) siteErrors {
+	var l sim.ErrorList
 	for _, e := range errs {
-		line, col := pos(e.Pos.Line, e.Pos.Col)
-		l = append(l, site.Error{File: name, Line: line, Col: col, Msg: e.Msg})
+		l = append(l, sim.Error{File: name, Pos: pos(e.Pos), Msg: e.Msg})
 	}
 	l.Sort()
 	return siteErrors{l}
 }
+
+// samePos is the position mapping of a bare scenario file: its text is
+// the scenario's.
+func samePos(p sim.Pos) sim.Pos { return p }

@@ -58,7 +58,7 @@ const compareNote = "in the compare run: "
 // mapping, starts with "in the compare run: ". On any error both scenarios
 // are nil and errs is sorted by position. Parse is ParseCompare without the
 // variant.
-func ParseCompare(src []byte) (base, variant *sim.Scenario, errs ErrorList) {
+func ParseCompare(src []byte) (base, variant *sim.Scenario, errs sim.ErrorList) {
 	p := &parser{src: src, bad: map[string]bool{}}
 	root := p.root()
 	if root == nil {
@@ -69,7 +69,7 @@ func ParseCompare(src []byte) (base, variant *sim.Scenario, errs ErrorList) {
 	if p.compare != nil {
 		v := &parser{src: src, bad: map[string]bool{}, compare: p.compare, variant: true}
 		variant = v.build(merge(baseRoot, p.compare))
-		seen := map[Error]bool{}
+		seen := map[sim.Error]bool{}
 		for _, e := range p.errs {
 			seen[e] = true
 		}

@@ -10,7 +10,7 @@
 //	sc, errs := scenario.Parse(body)
 //	if errs != nil {
 //		for _, e := range errs {
-//			// e.Pos is relative to body; add the fence's first line.
+//			// e.Pos is relative to body (Col counts characters); add the fence's first line.
 //			fmt.Fprintf(w, "%s:%d:%d: %s\n", file, fenceLine+e.Pos.Line-1, e.Pos.Col, e.Msg)
 //		}
 //		return

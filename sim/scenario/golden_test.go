@@ -135,7 +135,7 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-func joinErrors(errs ErrorList) string {
+func joinErrors(errs sim.ErrorList) string {
 	var b strings.Builder
 	for _, e := range errs {
 		b.WriteString(e.Error() + "\n")
@@ -155,7 +155,7 @@ func inside(src []byte, pos sim.Pos) bool {
 
 // checkErrors asserts the properties every error list has: non-empty
 // lowercase messages, positions inside src, sorted, no duplicates.
-func checkErrors(t *testing.T, src []byte, errs ErrorList) {
+func checkErrors(t *testing.T, src []byte, errs sim.ErrorList) {
 	t.Helper()
 	for i, e := range errs {
 		if !inside(src, e.Pos) {

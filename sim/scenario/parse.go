@@ -24,17 +24,17 @@ import (
 // On any problem Parse returns a nil scenario and every error it found,
 // sorted by position; positions are 1-based lines and columns (columns count
 // characters) relative to src. Parse never panics, whatever src holds.
-func Parse(src []byte) (*sim.Scenario, ErrorList) {
+func Parse(src []byte) (*sim.Scenario, sim.ErrorList) {
 	sc, _, errs := ParseCompare(src)
 	return sc, errs
 }
 
 // finish sorts errs, drops repeats and caps them at maxErrors.
-func finish(errs ErrorList) ErrorList {
-	errs = errs.sortDedup()
+func finish(errs sim.ErrorList) sim.ErrorList {
+	errs = errs.SortDedup()
 	if len(errs) > maxErrors {
 		rest := len(errs) - maxErrors
-		errs = append(errs[:maxErrors], Error{Pos: errs[maxErrors].Pos,
+		errs = append(errs[:maxErrors], sim.Error{Pos: errs[maxErrors].Pos,
 			Msg: fmt.Sprintf("too many errors: %d more from here on are not shown; fix the ones above first", rest)})
 	}
 	return errs
@@ -47,7 +47,7 @@ const maxErrors = 50
 // parser holds the state of one Parse call.
 type parser struct {
 	src  []byte
-	errs ErrorList
+	errs sim.ErrorList
 	sc   *sim.Scenario
 	// bad records settings whose value was rejected, so that checks which
 	// depend on them stay quiet instead of repeating the problem.
@@ -126,7 +126,7 @@ func posOf(n *yaml.Node) sim.Pos {
 }
 
 func (p *parser) errAt(pos sim.Pos, format string, args ...any) {
-	p.errs = append(p.errs, Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, sim.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
