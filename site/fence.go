@@ -1,8 +1,6 @@
 package site
 
 import (
-	"bytes"
-	"regexp"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -40,7 +38,8 @@ type figureNode struct {
 	// file line come before the body line's first character (non-zero for
 	// fences inside lists or block quotes).
 	BodyLines []lineRef
-	// Unclosed says no closing ``` line follows the body: the fence ran to
+	// Unclosed says no closing line ended the fence (goldmark's verdict, see
+	// closingFenceParser): the fence ran to
 	// the end of the page, or of the list item or quote holding it. Fence
 	// is the opening line's run of backticks or tildes ("```", "~~~~").
 	Unclosed bool
@@ -136,16 +135,11 @@ func (fenceTransformer) Transform(doc *ast.Document, reader text.Reader, pc pars
 			// Value puts the padding's spaces before the line's bytes.
 			fig.Body = append(fig.Body, seg.Value(src)...)
 		}
-		// The line after the body (or after the opening line) must close
-		// the fence; without one, the fence swallowed the rest of its page
-		// or of its list item or quote.
-		after := fig.OpenLine + 1
-		if n := len(fig.BodyLines); n > 0 {
-			after = fig.BodyLines[n-1].Line + 1
-		}
-		open := openingFence(lines.text(src, fig.OpenLine))
-		fig.Fence = open.marks
-		fig.Unclosed = after > len(lines) || !open.closedBy(lines.text(src, after))
+		// Whether a closing line ended the fence is goldmark's own verdict
+		// (closingFenceParser): without one, the fence swallowed the rest
+		// of its page, or of its list item or quote.
+		fig.Fence = fenceMarks(src, fc)
+		fig.Unclosed = !closedFence(pc, fc)
 		fc.Parent().ReplaceChild(fc.Parent(), fc, fig)
 		figures = append(figures, fig)
 	}
@@ -180,6 +174,9 @@ type FenceExtension struct{}
 
 // Extend implements goldmark.Extender.
 func (FenceExtension) Extend(m goldmark.Markdown) {
+	// Ahead of goldmark's own fenced code block parser (priority 700),
+	// which it wraps, so that it is the one that opens every fence.
+	m.Parser().AddOptions(parser.WithBlockParsers(util.Prioritized(closingFenceParser{parser.NewFencedCodeBlockParser()}, 699)))
 	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(fenceTransformer{}, 100)))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(figureRenderer{}, 100)))
 }
@@ -263,43 +260,54 @@ func FindFences(src []byte) []Fence {
 	return fs
 }
 
-// fenceLine is the shape of a fence's opening line: how many quote
-// markers (">") hold it, the column its marks start at when a list item
-// holds it (0 when none does), and the marks themselves.
-type fenceLine struct {
-	quotes, listCol int
-	marks           string
+// fenceMarks returns the run of backticks or tildes that opens fc ("```",
+// "~~~~"): the marks just before its info string.
+func fenceMarks(src []byte, fc *ast.FencedCodeBlock) string {
+	end := fc.Info.Segment.Start
+	for end > 0 && (src[end-1] == ' ' || src[end-1] == '\t') {
+		end--
+	}
+	start := end
+	for start > 0 && src[start-1] == src[end-1] && (src[end-1] == '`' || src[end-1] == '~') {
+		start--
+	}
+	if start == end {
+		return "```"
+	}
+	return string(src[start:end])
 }
 
-var (
-	// fenceOpen splits an opening line: quote markers, then an optional
-	// list marker, then the fence's marks.
-	fenceOpen = regexp.MustCompile("^((?:[ \t]*>)*)([ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?[ \t]*(`{3,}|~{3,})")
-	// fenceClose splits a closing line: quote markers, indentation, marks
-	// and nothing else.
-	fenceClose = regexp.MustCompile("^((?:[ \t]*>)*)([ \t]*)(`{3,}|~{3,})[ \t]*\r?$")
-)
+// closedKey holds, in the parser context, the set of fenced code blocks a
+// closing fence line ended.
+var closedKey = parser.NewContextKey()
 
-// openingFence reads a fence's opening line.
-func openingFence(line []byte) fenceLine {
-	m := fenceOpen.FindSubmatchIndex(line)
-	if m == nil {
-		return fenceLine{marks: "```"}
-	}
-	f := fenceLine{quotes: bytes.Count(line[:m[3]], []byte(">")), marks: string(line[m[6]:m[7]])}
-	if m[4] >= 0 { // in a list item: its text starts where the marks do
-		f.listCol = m[6] - m[3]
-	}
-	return f
+// closedFence reports whether a closing fence line ended fc (as opposed to
+// the end of the page or of the list item or quote holding it).
+func closedFence(pc parser.Context, fc *ast.FencedCodeBlock) bool {
+	m, _ := pc.Get(closedKey).(map[ast.Node]bool)
+	return m[fc]
 }
 
-// closedBy reports whether line closes the fence f opened (CommonMark): as
-// many quote markers, inside the list item if one holds the fence (indented
-// at least to its text), and a run of the same mark at least as long.
-func (f fenceLine) closedBy(line []byte) bool {
-	m := fenceClose.FindSubmatch(line)
-	if m == nil || bytes.Count(m[1], []byte(">")) != f.quotes || len(m[2]) < f.listCol {
-		return false
+// closingFenceParser is goldmark's own fenced code block parser, watched:
+// goldmark's Continue returns parser.Close exactly when the line is the
+// fence's closing line, and a fence that its container or the page ends
+// is closed without it. It records the first kind in the context, so that
+// whether a fence was closed is what CommonMark (goldmark) decided, for
+// every nesting of lists, quotes and tabs.
+type closingFenceParser struct {
+	parser.BlockParser
+}
+
+// Continue implements parser.BlockParser.
+func (p closingFenceParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
+	st := p.BlockParser.Continue(node, reader, pc)
+	if st&parser.Close != 0 {
+		m, _ := pc.Get(closedKey).(map[ast.Node]bool)
+		if m == nil {
+			m = map[ast.Node]bool{}
+			pc.Set(closedKey, m)
+		}
+		m[node] = true
 	}
-	return m[3][0] == f.marks[0] && len(m[3]) >= len(f.marks)
+	return st
 }

@@ -655,3 +655,34 @@ func TestFigureLinksHarder(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestFenceClosedAsCommonMark: whether a fence is closed is goldmark's
+// verdict, so layouts that CommonMark closes build, however the fence is
+// nested: in a quote inside a list item, after a tab after the list marker,
+// in a list inside a quote, in an ordered list. Each is checked against the
+// same layout with a yaml fence turned into a kflow one, so the test also
+// says the layouts are ones goldmark closes.
+func TestFenceClosedAsCommonMark(t *testing.T) {
+	for _, layout := range []string{
+		"- > ```kflow\n  > id: a\n  > beats: 2\n  > ```\n",
+		"-\t```kflow\n\tid: a\n\tbeats: 2\n\t```\n",
+		"- >\t```kflow\n  >\tid: a\n  >\tbeats: 2\n  >\t```\n",
+		"> - ```kflow\n>   id: a\n>   beats: 2\n>   ```\n",
+		"1. > ```kflow\n   > id: a\n   > beats: 2\n   > ```\n",
+		"- - ```kflow\n    id: a\n    beats: 2\n    ```\n",
+		"  ```kflow\n  id: a\n  beats: 2\n   ```\n",
+	} {
+		yaml := strings.ReplaceAll(layout, "```kflow", "```yaml")
+		if _, err := Generate(Options{Content: fstest.MapFS{"a.md": page("title: A", yaml)}}); err != nil {
+			t.Fatalf("%q as yaml: %v", yaml, err)
+		}
+		s, err := Generate(Options{Content: fstest.MapFS{"a.md": page("title: A", layout)}, ContentName: "content"})
+		if err != nil {
+			t.Errorf("%q: %v", layout, err)
+			continue
+		}
+		if len(s.Figures) != 1 {
+			t.Errorf("%q: %d figures, want 1", layout, len(s.Figures))
+		}
+	}
+}
