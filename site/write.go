@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Marker is the file every build writes at the top of its output folder. It
@@ -19,9 +20,22 @@ const Marker = ".kflowgen"
 const markerHead = "# written by kflowgen build; the next build replaces this folder.\n# files it wrote:\n"
 
 // WriteDir writes the site into the folder out atomically: everything goes
-// to a fresh folder next to out, which then takes out's place (the old
-// folder is renamed away and removed). If anything fails, out is left as it
-// was.
+// to a fresh folder next to out (".NAME.new-*"), which then takes out's
+// place. Where the system can exchange two folders in one step (Linux's
+// renameat2 RENAME_EXCHANGE, macOS's renamex_np RENAME_SWAP), out holds
+// the old site or the new one at every instant, whenever the process is
+// killed; elsewhere the old folder is renamed away first, and a kill between
+// the two renames leaves the old site in ".NAME.old-*". The old site is then
+// removed. If anything fails, out is left as it was.
+//
+// One writer at a time: WriteDir holds an exclusive lock (flock(2)) on
+// out's parent folder from before it looks at out until the old site is
+// gone. The system drops the lock when its holder exits or is killed, so a
+// second writer (another build, or serve --out) waits for the first, up to
+// LockWait, and then refuses. Holding the lock, WriteDir knows that every
+// ".NAME.new-*" or ".NAME.old-*" folder next to out was left by a writer
+// that is gone, and removes it (only when it is a real folder holding a
+// Marker file; a symbolic link of that name is never followed).
 //
 // WriteDir refuses an out that is, is inside, or is a parent of contentDir
 // (when not empty); an out that is, or is a parent of, the current folder,
@@ -37,16 +51,25 @@ func (s *Site) WriteDir(out, contentDir string) error {
 	if err != nil {
 		return err
 	}
-	exists, err := checkReplaceable(out, abs)
-	if err != nil {
-		return err
-	}
-
 	parent := filepath.Dir(abs)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("output folder %s: %w", out, err)
 	}
-	// An earlier build killed while writing leaves its folders behind.
+	unlock, err := lockFolder(parent, LockWait)
+	if errors.Is(err, errLocked) {
+		return fmt.Errorf("output folder %s: another kflowgen has been writing into %s for %v; try again when it is done", out, parent, LockWait)
+	}
+	if err != nil {
+		return fmt.Errorf("output folder %s: locking %s: %w", out, parent, err)
+	}
+	defer unlock()
+	step("locked")
+	exists, err := checkReplaceable(out, abs)
+	if err != nil {
+		return err
+	}
+	// An earlier build killed while writing leaves its folders behind;
+	// under the lock, their writers are gone.
 	leftover := removeLeftovers(abs)
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
 	if err != nil {
@@ -64,13 +87,30 @@ func (s *Site) WriteDir(out, contentDir string) error {
 	if err := s.writeFiles(tmp); err != nil {
 		return fmt.Errorf("output folder %s: %w", out, err)
 	}
+	step("written")
 
 	if !exists {
 		if err := os.Rename(tmp, abs); err != nil {
 			return fmt.Errorf("output folder %s: %w", out, err)
 		}
 		keep = true
+		step("renamed")
 		return leftover
+	}
+	if !noExchange {
+		err := exchange(tmp, abs)
+		if err == nil {
+			// tmp now holds the old site.
+			keep = true
+			step("exchanged")
+			if err := removeOurs(tmp); err != nil {
+				return &LeftoverError{Path: tmp, Err: err}
+			}
+			return leftover
+		}
+		if !errors.Is(err, errNoExchange) {
+			return fmt.Errorf("output folder %s: %w", out, err)
+		}
 	}
 	old, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".old-")
 	if err != nil {
@@ -83,6 +123,7 @@ func (s *Site) WriteDir(out, contentDir string) error {
 	if err := os.Rename(abs, old); err != nil {
 		return fmt.Errorf("output folder %s: %w", out, err)
 	}
+	step("renamed aside")
 	if err := os.Rename(tmp, abs); err != nil {
 		if rerr := os.Rename(old, abs); rerr != nil {
 			return fmt.Errorf("output folder %s: %w (and restoring the old build failed: %v; it is in %s)", out, err, rerr, old)
@@ -90,10 +131,30 @@ func (s *Site) WriteDir(out, contentDir string) error {
 		return fmt.Errorf("output folder %s: %w", out, err)
 	}
 	keep = true
+	step("renamed")
 	if err := removeOurs(old); err != nil {
 		return &LeftoverError{Path: old, Err: err}
 	}
 	return leftover
+}
+
+// LockWait is how long WriteDir waits for another writer into the same
+// parent folder (another build, or serve --out) before it refuses.
+var LockWait = 30 * time.Second
+
+// noExchange makes WriteDir swap folders with two renames, as on a system
+// without an exchange (tests of that path set it).
+var noExchange bool
+
+// writeHook, when set (by tests), is called at each step of WriteDir:
+// "locked", each file written or removed ("file", "remove"), "written",
+// and the swap ("exchanged", or "renamed aside" then "renamed").
+var writeHook func(step string)
+
+func step(name string) {
+	if writeHook != nil {
+		writeHook(name)
+	}
 }
 
 // removeOurs removes a folder of kflowgen's own, its Marker last: if
@@ -111,6 +172,7 @@ func removeOurs(dir string) error {
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
 			return err
 		}
+		step("remove")
 	}
 	return os.RemoveAll(dir)
 }
@@ -133,15 +195,20 @@ func (e *LeftoverError) Error() string {
 func (e *LeftoverError) Unwrap() error { return e.Err }
 
 // removeLeftovers removes the folders an interrupted build left next to
-// abs (".NAME.new-*" and ".NAME.old-*"), each only if it holds a Marker
-// file, so nothing kflowgen did not write is touched. It returns the
-// first folder it could not remove.
+// abs (".NAME.new-*" and ".NAME.old-*"), each only if it is a folder, not a
+// symbolic link, and holds a Marker file, so nothing kflowgen did not
+// write is touched, and no link is followed. It returns the first folder
+// it could not remove. The caller holds the output lock: no writer still
+// works in these folders.
 func removeLeftovers(abs string) error {
 	base := filepath.Base(abs)
 	for _, kind := range []string{".new-", ".old-"} {
 		matches, _ := filepath.Glob(filepath.Join(filepath.Dir(abs), "."+base+kind+"*"))
 		for _, m := range matches {
-			if _, err := os.Lstat(filepath.Join(m, Marker)); err != nil {
+			if st, err := os.Lstat(m); err != nil || !st.IsDir() {
+				continue // a link (to anywhere) or a file: not ours
+			}
+			if st, err := os.Lstat(filepath.Join(m, Marker)); err != nil || !st.Mode().IsRegular() {
 				continue
 			}
 			if err := removeOurs(m); err != nil {
@@ -170,6 +237,7 @@ func (s *Site) writeFiles(dir string) error {
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			return err
 		}
+		step("file")
 		list.WriteString(f.Path)
 		list.WriteByte('\n')
 	}

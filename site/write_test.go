@@ -1,6 +1,7 @@
 package site
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,5 +172,43 @@ func TestWriteDirRemovesInterruptedBuilds(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(theirs, "assets", "x.css")); err != nil {
 		t.Errorf("a folder without the marker was touched: %v", err)
+	}
+}
+
+// TestLeftoverLinkNotFollowed (issue 18.3): a symbolic link named like an
+// interrupted build's folder (".public.old-*", ".public.new-*") that
+// points at a folder holding a Marker is not ours: the build neither
+// empties the folder it points to nor removes the link.
+func TestLeftoverLinkNotFollowed(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	victim := filepath.Join(t.TempDir(), "precious")
+	if err := os.MkdirAll(filepath.Join(victim, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{Marker, "notes.txt", "sub/deep.txt"} {
+		if err := os.WriteFile(filepath.Join(victim, f), []byte("keep "+f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := readTree(t, victim)
+	links := []string{filepath.Join(parent, ".public.old-1"), filepath.Join(parent, ".public.new-2")}
+	for _, l := range links {
+		if err := os.Symlink(victim, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 2 { // once into a new folder, once replacing it
+		if err := testSite("one").WriteDir(out, ""); err != nil {
+			t.Fatalf("build %d: %v", i, err)
+		}
+	}
+	if got := readTree(t, victim); !maps.Equal(got, want) {
+		t.Errorf("the folder a leftover-named link points to changed: %v, want %v", got, want)
+	}
+	for _, l := range links {
+		if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link %s was removed or replaced (%v)", l, err)
+		}
 	}
 }
