@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/site"
 )
 
@@ -271,11 +272,11 @@ func (s *Server) Rebuild() BuildResult {
 		r.OutErr = built.WriteDir(s.o.OutDir, s.o.ContentDir)
 		var left *site.LeftoverError
 		if errors.As(r.OutErr, &left) { // written; only a folder of ours was left
-			fmt.Fprintf(s.o.Errors, "kflowgen: warning: %v\n", left)
+			fmt.Fprintf(s.o.Errors, "kflowgen: warning: %s\n", sim.EscapeName(left.Error()))
 			r.OutErr = nil
 		}
 		if r.OutErr != nil && r.N > 1 {
-			fmt.Fprintf(s.o.Errors, "kflowgen: %s (the server still serves the new build)\n", r.OutErr)
+			fmt.Fprintf(s.o.Errors, "kflowgen: %s (the server still serves the new build)\n", sim.EscapeName(r.OutErr.Error()))
 		}
 	}
 	if r.N > 1 {
@@ -386,7 +387,7 @@ func (s *Server) publishFailure(n int, err error) {
 		if it.Positioned {
 			fmt.Fprintln(s.o.Errors, it.Text)
 		} else {
-			fmt.Fprintf(s.o.Errors, "kflowgen: %s\n", it.Text)
+			fmt.Fprintf(s.o.Errors, "kflowgen: %s\n", sim.EscapeName(it.Text))
 		}
 	}
 	what := "the last good build"

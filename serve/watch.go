@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // addTree watches dir and every folder below it (fsnotify watches one
@@ -76,7 +77,7 @@ func (s *Server) watch(ctx context.Context) {
 				// rebuild reads them anyway).
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
 					if err := s.addTree(ev.Name); err != nil {
-						fmt.Fprintf(s.o.Errors, "kflowgen: watching %s: %s\n", ev.Name, err)
+						fmt.Fprintf(s.o.Errors, "kflowgen: watching %s: %s\n", sim.EscapeName(ev.Name), sim.EscapeName(err.Error()))
 					}
 				}
 			}
@@ -85,7 +86,7 @@ func (s *Server) watch(ctx context.Context) {
 			if !ok {
 				return
 			}
-			fmt.Fprintf(s.o.Errors, "kflowgen: watching: %s\n", err)
+			fmt.Fprintf(s.o.Errors, "kflowgen: watching: %s\n", sim.EscapeName(err.Error()))
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				// Events were lost: rebuild to be sure nothing is missed.
 				schedule()
@@ -111,7 +112,7 @@ func (s *Server) parentEvent(ev fsnotify.Event) bool {
 	if s.roots[abs] {
 		if ev.Has(fsnotify.Create) {
 			if err := s.addTree(abs); err != nil {
-				fmt.Fprintf(s.o.Errors, "kflowgen: watching %s: %s\n", ev.Name, err)
+				fmt.Fprintf(s.o.Errors, "kflowgen: watching %s: %s\n", sim.EscapeName(ev.Name), sim.EscapeName(err.Error()))
 			}
 		}
 		return false

@@ -38,17 +38,18 @@ type Error struct {
 
 // Error returns "file:line:col: message"; "line:col: message" without a
 // file; "file: message" without a position (Line 0); a column below 1 is
-// printed as 1.
+// printed as 1. The file name is printed through EscapeName, so a name
+// holding a newline or another control character cannot forge a line.
 func (e Error) Error() string {
 	switch {
 	case e.Line <= 0 && e.File == "":
 		return e.Msg
 	case e.Line <= 0:
-		return e.File + ": " + e.Msg
+		return EscapeName(e.File) + ": " + e.Msg
 	case e.File == "":
 		return fmt.Sprintf("%d:%d: %s", e.Line, max(e.Col, 1), e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, max(e.Col, 1), e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", EscapeName(e.File), e.Line, max(e.Col, 1), e.Msg)
 }
 
 // ErrorList is every problem found in a scenario, a page or a whole

@@ -57,7 +57,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 			to, ok := pages[p]
 			if !ok {
 				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, lines),
-					Msg: fmt.Sprintf("link to %q: no page %s in the content folder", dest, p)})
+					Msg: fmt.Sprintf("link to %q: no page %s in the content folder", dest, sim.EscapeName(p))})
 				return ast.WalkContinue, nil
 			}
 			fl.to, fl.page = to, outName(to)
@@ -65,7 +65,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 		case strings.EqualFold(path.Ext(target), ".html"):
 			if strings.HasPrefix(target, "/") || !outputs[path.Clean(target)] {
 				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, lines),
-					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, target)})
+					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, sim.EscapeName(target))})
 				return ast.WalkContinue, nil
 			}
 			fl.page = path.Clean(target)

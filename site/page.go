@@ -1,9 +1,11 @@
 package site
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	stdhtml "html"
 	"io/fs"
 	"path"
 	"regexp"
@@ -17,6 +19,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.abhg.dev/goldmark/frontmatter"
@@ -331,26 +334,55 @@ func headings(doc ast.Node, src []byte) []Heading {
 	return hs
 }
 
-// plainText concatenates the text under n (emphasis and code spans
-// flattened).
+// plainText is the text under n as a reader sees it (emphasis and code
+// spans flattened): backslash escapes and entity references are resolved
+// the way goldmark's HTML renderer resolves them ("Acks &amp; ISR" and
+// "\\*" read "Acks & ISR" and "*"), code spans keep their text as written,
+// and a soft line break is a space. The result is text, not HTML: the
+// templates escape it.
 func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	hw := html.DefaultWriter
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch t := c.(type) {
+		case *ast.CodeSpan:
+			for k := t.FirstChild(); k != nil; k = k.NextSibling() {
+				if txt, ok := k.(*ast.Text); ok {
+					v := txt.Segment.Value(src)
+					if cut, nl := bytes.CutSuffix(v, []byte("\n")); nl {
+						v = append(cut[:len(cut):len(cut)], ' ')
+					}
+					hw.RawWrite(w, v)
+				}
+			}
+			return ast.WalkSkipChildren, nil
 		case *ast.Text:
-			b.Write(t.Segment.Value(src))
+			if t.IsRaw() {
+				hw.RawWrite(w, t.Segment.Value(src))
+			} else {
+				hw.Write(w, t.Segment.Value(src))
+			}
 			if t.SoftLineBreak() {
-				b.WriteByte(' ')
+				_ = w.WriteByte(' ')
 			}
 		case *ast.String:
-			b.Write(t.Value)
+			switch {
+			case t.IsCode():
+				_, _ = w.Write(t.Value)
+			case t.IsRaw():
+				hw.RawWrite(w, t.Value)
+			default:
+				hw.Write(w, t.Value)
+			}
 		}
 		return ast.WalkContinue, nil
 	})
-	return b.String()
+	_ = w.Flush()
+	return stdhtml.UnescapeString(buf.String())
 }
 
 // headingRenderer writes headings with their id and a "#" anchor link to

@@ -686,3 +686,28 @@ func TestFenceClosedAsCommonMark(t *testing.T) {
 		}
 	}
 }
+
+// TestContentsText (issue 18.9): "On this page" shows a heading's text as
+// the heading itself shows it: entities and backslash escapes resolved
+// once, code spans as written, and everything escaped once for HTML.
+func TestContentsText(t *testing.T) {
+	body := "## Acks &amp; ISR\n\n## Not \\*emphasis\\*\n\n## Code `a &amp; \\*b`\n\n## Star &#42; and &lt;tag&gt;\n"
+	s, err := Generate(Options{Content: fstest.MapFS{"a.md": page("title: A", body)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Acks & ISR", "Not *emphasis*", "Code a &amp; \\*b", "Star * and <tag>"}
+	var got []string
+	for _, h := range s.Pages[0].Headings {
+		got = append(got, h.Text)
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("contents text %q, want %q", got, want)
+	}
+	html := string(s.File("a.html"))
+	for _, w := range []string{">Acks &amp; ISR</a>", ">Not *emphasis*</a>", ">Code a &amp;amp; \\*b</a>", ">Star * and &lt;tag&gt;</a>"} {
+		if !strings.Contains(html, w) {
+			t.Errorf("a.html lacks %s", w)
+		}
+	}
+}

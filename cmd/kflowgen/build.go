@@ -62,7 +62,7 @@ func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
 	s, err := site.Build(site.Options{Content: src, ContentName: contentName(o.contentDir)}, o.outDir, dir)
 	var left *site.LeftoverError
 	if errors.As(err, &left) && s != nil {
-		fmt.Fprintf(stderr, "kflowgen: warning: %v\n", left)
+		fmt.Fprintf(stderr, "kflowgen: warning: %s\n", sim.EscapeName(left.Error()))
 	} else if err != nil {
 		return wrapSiteErr(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/spf13/cobra"
 )
 
@@ -65,7 +66,9 @@ func printErr(w io.Writer, err error) {
 		fmt.Fprintln(w, err.Error())
 		return
 	}
-	fmt.Fprintf(w, "kflowgen: %s\n", err)
+	// A plain error is one line; a name in it (a path from the file
+	// system, a flag's value) must not start another.
+	fmt.Fprintf(w, "kflowgen: %s\n", sim.EscapeName(err.Error()))
 }
 
 // positioned marks errors that already read "file:line:col: message" (or a

@@ -193,3 +193,44 @@ func TestReadmeExampleBuilds(t *testing.T) {
 		t.Fatalf("the README's example does not build:\n%s", stderr)
 	}
 }
+
+// TestNamesEscapedInErrors (issue 18.9): a file name holding a newline,
+// an escape sequence or a bidirectional override is printed escaped, so it
+// cannot forge another file's error line or recolour the terminal: each
+// problem is one line of stderr, and the name reads as Go escapes.
+func TestNamesEscapedInErrors(t *testing.T) {
+	dir := t.TempDir()
+	forged := "a.md:1:1: all is well\nz"
+	write(t, filepath.Join(dir, "ok.md"), "---\ntitle: OK\n---\n\n[x](zz%0Afake.md)\n")
+	write(t, filepath.Join(dir, forged+".md"), "no front matter\n")
+	write(t, filepath.Join(dir, "b\x1b[31m\u202e.md"), "---\ntitle: [\n---\n")
+	code, _, stderr := kflowgen(t, "build", "--content", dir, "--out", filepath.Join(t.TempDir(), "out"))
+	if code != 1 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	want := []string{
+		"content/a.md:1:1: all is well\\nz.md:1:1: ",
+		"content/b\\x1b[31m\\u202e.md:",
+		"content/ok.md:5:1: link to \"zz%0Afake.md\": no page zz\\nfake.md in the content folder",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines of stderr, want %d:\n%s", len(lines), len(want), stderr)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(strings.Replace(lines[i], filepath.ToSlash(dir), "content", 1), w) {
+			t.Errorf("line %d: %q, want it to start %q", i+1, lines[i], w)
+		}
+	}
+
+	// A plain error (not positioned) that names such a file: one line.
+	pipe := filepath.Join(t.TempDir(), "p\nq")
+	if err := os.Mkdir(pipe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(pipe, "file"), "x")
+	code, _, stderr = kflowgen(t, "build", "--content", filepath.Join(pipe, "file"), "--out", filepath.Join(t.TempDir(), "out"))
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, `p\nq`) {
+		t.Errorf("exit %d, stderr %q: want one line naming p\\nq", code, stderr)
+	}
+}
