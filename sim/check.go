@@ -12,8 +12,8 @@ import (
 // subject does not exist (the returned text then says why).
 type fieldGetter func(t *Trace, ex *Expectation) (got string, ok bool)
 
-// expectFields maps each expect field to its getter. Files adding group
-// fields register theirs in an init function.
+// expectFields maps each expect field to its getter: partition and replica
+// fields, then consumer-group and share-group fields.
 var expectFields = map[string]fieldGetter{
 	"outcome":       recordOutcome,
 	"leader":        partitionField(func(p *Partition) string { return strconv.Itoa(p.Leader) }),
@@ -22,6 +22,30 @@ var expectFields = map[string]fieldGetter{
 	"highWatermark": partitionField(func(p *Partition) string { return strconv.FormatInt(p.HighWatermark, 10) }),
 	"logEndOffset":  replicaField(func(r *Replica) string { return strconv.FormatInt(r.LogEndOffset, 10) }),
 	"online":        replicaField(func(r *Replica) string { return strconv.FormatBool(r.Online) }),
+	// Consumer groups: owner (a member name, "" for none), position and
+	// committed (offsets, −1 for none).
+	"owner":     groupPartitionField(func(gp *GroupPartition) string { return gp.Owner }),
+	"position":  groupPartitionField(func(gp *GroupPartition) string { return strconv.FormatInt(gp.Position, 10) }),
+	"committed": groupPartitionField(func(gp *GroupPartition) string { return strconv.FormatInt(gp.Committed, 10) }),
+	// Share groups: the share-partition start offset, and the state and
+	// delivery count of one offset.
+	"startOffset": sharePartitionField(func(gp *GroupPartition, _ *Expectation) (string, bool) {
+		return strconv.FormatInt(gp.StartOffset, 10), true
+	}),
+	"state": sharePartitionField(func(gp *GroupPartition, ex *Expectation) (string, bool) {
+		r, why := shareRecordAt(gp, ex.Offset)
+		if r == nil {
+			return why, false
+		}
+		return r.State, true
+	}),
+	"deliveryCount": sharePartitionField(func(gp *GroupPartition, ex *Expectation) (string, bool) {
+		r, why := shareRecordAt(gp, ex.Offset)
+		if r == nil {
+			return why, false
+		}
+		return strconv.Itoa(r.DeliveryCount), true
+	}),
 }
 
 // Check compares every expect entry of sc with t (the trace Run returned
@@ -152,4 +176,76 @@ func replicaField(f func(r *Replica) string) fieldGetter {
 		return fmt.Sprintf("broker %d holds no replica of partition %d at beat %d (replicas %s)",
 			ex.Broker, ex.Partition, ex.At, listString(p.Assignment)), false
 	}
+}
+
+// init teaches Check the consumer-group expect fields: owner (a member
+// name, "" for none), position and committed (offsets, −1 for none).
+// groupPartitionField makes a getter for a field of a consumer group's
+// partition at a beat.
+func groupPartitionField(f func(gp *GroupPartition) string) fieldGetter {
+	return func(t *Trace, ex *Expectation) (string, bool) {
+		if _, why := beatPartition(t, ex.At, ex.Partition); why != "" {
+			return why, false
+		}
+		for _, g := range t.Beats[ex.At].Groups {
+			if g.Group != ex.Group || g.Type != "consumer" {
+				continue
+			}
+			for i := range g.Partitions {
+				if g.Partitions[i].Partition == ex.Partition {
+					return f(&g.Partitions[i]), true
+				}
+			}
+			return fmt.Sprintf("group %s does not see partition %d at beat %d", ex.Group, ex.Partition, ex.At), false
+		}
+		return fmt.Sprintf("there is no consumer group %q", ex.Group), false
+	}
+}
+
+// sharePartitionField makes a getter for a field of a share group's
+// partition at a beat (startOffset, and state and deliveryCount of one
+// offset).
+func sharePartitionField(f func(gp *GroupPartition, ex *Expectation) (string, bool)) fieldGetter {
+	return func(t *Trace, ex *Expectation) (string, bool) {
+		if _, why := beatPartition(t, ex.At, ex.Partition); why != "" {
+			return why, false
+		}
+		for _, g := range t.Beats[ex.At].Groups {
+			if g.Group != ex.Group {
+				continue
+			}
+			if g.Type != "share" {
+				return "group " + ex.Group + " is a consumer group", false
+			}
+			for i := range g.Partitions {
+				if g.Partitions[i].Partition == ex.Partition {
+					return f(&g.Partitions[i], ex)
+				}
+			}
+			return "group " + ex.Group + " has not started reading partition " + strconv.Itoa(ex.Partition) +
+				" by beat " + strconv.Itoa(ex.At), false
+		}
+		return "group " + ex.Group + " does not exist", false
+	}
+}
+
+// shareRecordAt finds offset o in a share partition: in the window, or
+// below it among the finished records (their final state). Offsets past
+// the window have never been acquired.
+func shareRecordAt(gp *GroupPartition, o int64) (*ShareRecord, string) {
+	if o < gp.StartOffset {
+		for i := range gp.Finished {
+			if gp.Finished[i].Offset == o {
+				return &gp.Finished[i], ""
+			}
+		}
+		return nil, "offset " + strconv.FormatInt(o, 10) + " is below where the group started (share.auto.offset.reset)"
+	}
+	for i := range gp.Records {
+		if gp.Records[i].Offset == o {
+			return &gp.Records[i], ""
+		}
+	}
+	return nil, "offset " + strconv.FormatInt(o, 10) + " has not been acquired yet (start offset " +
+		strconv.FormatInt(gp.StartOffset, 10) + ", " + strconv.Itoa(len(gp.Records)) + " in flight)"
 }

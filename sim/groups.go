@@ -3,7 +3,10 @@ package sim
 // This file holds the hooks through which consumer groups (KIP-848) and
 // share groups (KIP-932) plug into the beat loop. The replication engine
 // calls them at fixed points; each group engine adds one call per hook and
-// keeps its logic in its own file (consumer.go for consumer groups).
+// keeps its engine steps in its own files (consumer.go for consumer groups;
+// share.go and share_partition.go for share groups); their recording is in
+// record.go, their wording in describe.go, their invariants in
+// invariants_groups.go and their expect fields in check.go.
 
 // groupsState holds every consumer and share group's state.
 type groupsState struct {
@@ -49,15 +52,4 @@ func (e *engine) handleGroupMessage(m *message) {
 func (e *engine) stepGroups() {
 	e.stepConsumerGroups()
 	e.stepShareGroups()
-}
-
-// recordGroups returns the groups' state for the beat being recorded
-// (step 6): consumer groups then share groups, each in fence order.
-func (e *engine) recordGroups() []Group {
-	gs := e.recordConsumerGroups()
-	gs = append(gs, e.recordShareGroups()...)
-	if len(gs) == 0 {
-		return noGroups
-	}
-	return gs
 }

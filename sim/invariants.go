@@ -26,9 +26,9 @@ import "fmt"
 //     never pass the highest high watermark the partition has had;
 //   - consumer groups: one owner per partition, every partition owned
 //     and the quotas balanced once reconciled, committed offsets never
-//     fall (checkConsumerInvariants in consumer.go);
+//     fall (checkConsumerInvariants in invariants_groups.go);
 //   - share groups: the window, record states, holders and delivery
-//     counts follow KIP-932 (checkShareInvariants in share.go).
+//     counts follow KIP-932 (checkShareInvariants in invariants_groups.go).
 func CheckInvariants(sc *Scenario, t *Trace) []string {
 	var out []string
 	bad := func(beat int, format string, args ...any) {

@@ -1,0 +1,199 @@
+package sim
+
+// This file holds the group invariants CheckInvariants runs on every beat:
+// consumer groups (KIP-848) and share groups (KIP-932).
+
+// checkConsumerInvariants checks the consumer-group properties of every
+// beat of t and reports each breach through bad:
+//
+//   - a partition has at most one owner: it is in at most one member's
+//     partitions, and the partition's owner is that member;
+//   - once a group has reconciled (no member revoking, assigning, leaving
+//     or stopped) and has a member, every partition has an owner, and every
+//     member owns what the assignor's quota allows (counts differ by at
+//     most one);
+//   - a group's committed offset never decreases, except after an
+//     OFFSET_OUT_OF_RANGE reset of that partition, which may move it back;
+//   - a member processes only records below the high watermark the
+//     partition had reached by then.
+//
+// Position and committed offset at most the high watermark are checked
+// with the other group fields in CheckInvariants.
+func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ...any)) {
+	type key struct {
+		group string
+		part  int
+	}
+	last := map[key]int64{}
+	var maxHW []int64
+	for bi := range t.Beats {
+		b := &t.Beats[bi]
+		for _, p := range b.Partitions {
+			for len(maxHW) <= p.Partition {
+				maxHW = append(maxHW, 0)
+			}
+			maxHW[p.Partition] = max(maxHW[p.Partition], p.HighWatermark)
+		}
+		for _, ev := range b.Happened {
+			switch ev.Kind {
+			case "consumer-reset":
+				delete(last, key{ev.Group, ev.Partition})
+			case "consumer-process":
+				if ev.Partition >= len(maxHW) || ev.Offset >= maxHW[ev.Partition] {
+					bad(b.Beat, "%s processed p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
+				}
+			}
+		}
+		for gi := range b.Groups {
+			g := &b.Groups[gi]
+			if g.Type != "consumer" {
+				continue
+			}
+			owners := map[int]string{}
+			settled := len(g.Members) > 0
+			least, most := -1, -1
+			for _, m := range g.Members {
+				if m.State != memberStateActive {
+					settled = false
+				}
+				n := len(m.Partitions)
+				if least < 0 || n < least {
+					least = n
+				}
+				most = max(most, n)
+				for _, p := range m.Partitions {
+					if o, dup := owners[p]; dup {
+						bad(b.Beat, "group %s p%d owned by both %s and %s", g.Group, p, o, m.Member)
+					}
+					owners[p] = m.Member
+				}
+			}
+			for _, gp := range g.Partitions {
+				if gp.Owner != owners[gp.Partition] {
+					bad(b.Beat, "group %s p%d owner %q but member list says %q", g.Group, gp.Partition, gp.Owner, owners[gp.Partition])
+				}
+				if settled && gp.Owner == "" {
+					bad(b.Beat, "group %s reconciled but p%d has no owner", g.Group, gp.Partition)
+				}
+				k := key{g.Group, gp.Partition}
+				if prev, ok := last[k]; ok && gp.Committed < prev {
+					bad(b.Beat, "group %s p%d committed offset fell from %d to %d", g.Group, gp.Partition, prev, gp.Committed)
+				}
+				last[k] = gp.Committed
+			}
+			if settled && most-least > 1 {
+				bad(b.Beat, "group %s reconciled but members own between %d and %d partitions", g.Group, least, most)
+			}
+		}
+	}
+}
+
+// checkShareInvariants checks the share-group properties of KIP-932 on
+// every beat of t (part of CheckInvariants): the window runs contiguously
+// from SPSO and does not start with a finished record (SPSO moves only
+// across a contiguous run of acknowledged or archived records, and never
+// passes one that is not finished); a record is held by exactly one
+// current member while acquired and by none otherwise; delivery counts stay
+// within 1..group.share.delivery.count.limit, never fall, and rise only by
+// an acquisition; acknowledged and archived are terminal; SPSO never
+// falls; every record below SPSO is listed finished; nothing at or above
+// the high watermark is ever acquired.
+func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format string, args ...any)) {
+	limits := map[string]int{}
+	for _, g := range sc.ShareGroups {
+		limits[g.ID] = g.DeliveryCountLimit
+	}
+	type key struct {
+		group string
+		part  int
+	}
+	type recKey struct {
+		key
+		offset int64
+	}
+	first := map[key]int64{}         // the SPSO a partition started at
+	lastSPSO := map[key]int64{}      // SPSO at the previous beat
+	last := map[recKey]ShareRecord{} // a record's last seen state
+	for bi := range t.Beats {
+		b := &t.Beats[bi]
+		for _, ev := range b.Happened {
+			if ev.Kind == "share-acquire" && (ev.Partition >= len(b.Partitions) || ev.Offset >= b.Partitions[ev.Partition].HighWatermark) {
+				bad(b.Beat, "%s acquired p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
+			}
+		}
+		for gi := range b.Groups {
+			g := &b.Groups[gi]
+			if g.Type != "share" {
+				continue
+			}
+			limit := limits[g.Group]
+			members := map[string]bool{}
+			for _, m := range g.Members {
+				members[m.Member] = true
+			}
+			for _, gp := range g.Partitions {
+				k := key{g.Group, gp.Partition}
+				if _, ok := first[k]; !ok {
+					first[k] = gp.StartOffset
+					lastSPSO[k] = gp.StartOffset
+				}
+				if gp.StartOffset < lastSPSO[k] {
+					bad(b.Beat, "group %s p%d share-partition start offset fell from %d to %d", g.Group, gp.Partition, lastSPSO[k], gp.StartOffset)
+				}
+				lastSPSO[k] = gp.StartOffset
+				if int64(len(gp.Finished)) != gp.StartOffset-first[k] {
+					bad(b.Beat, "group %s p%d lists %d finished records below start offset %d (started at %d)",
+						g.Group, gp.Partition, len(gp.Finished), gp.StartOffset, first[k])
+				}
+				for i, f := range gp.Finished {
+					if f.Offset != first[k]+int64(i) || !terminal(f.State) {
+						bad(b.Beat, "group %s p%d start offset passed offset %d in state %s", g.Group, gp.Partition, f.Offset, f.State)
+					}
+					if prev, ok := last[recKey{k, f.Offset}]; ok && terminal(prev.State) && prev.State != f.State {
+						bad(b.Beat, "group %s p%d offset %d left the window %s after being %s", g.Group, gp.Partition, f.Offset, f.State, prev.State)
+					}
+				}
+				for i, r := range gp.Records {
+					rk := recKey{k, r.Offset}
+					if r.Offset != gp.StartOffset+int64(i) {
+						bad(b.Beat, "group %s p%d window not contiguous: offset %d at position %d from start offset %d",
+							g.Group, gp.Partition, r.Offset, i, gp.StartOffset)
+					}
+					if i == 0 && terminal(r.State) {
+						bad(b.Beat, "group %s p%d start offset %d stays on a %s record", g.Group, gp.Partition, gp.StartOffset, r.State)
+					}
+					switch {
+					case r.State == ShareAcquired && !members[r.Member]:
+						bad(b.Beat, "group %s p%d offset %d acquired by %q, not a member", g.Group, gp.Partition, r.Offset, r.Member)
+					case r.State != ShareAcquired && r.Member != "":
+						bad(b.Beat, "group %s p%d offset %d is %s but held by %s", g.Group, gp.Partition, r.Offset, r.State, r.Member)
+					case r.State == ShareAcknowledged && r.Finisher == "":
+						bad(b.Beat, "group %s p%d offset %d acknowledged by nobody", g.Group, gp.Partition, r.Offset)
+					case r.State != ShareAvailable && r.State != ShareAcquired && !terminal(r.State):
+						bad(b.Beat, "group %s p%d offset %d in unknown state %q", g.Group, gp.Partition, r.Offset, r.State)
+					}
+					if r.DeliveryCount < 1 || r.DeliveryCount > limit {
+						bad(b.Beat, "group %s p%d offset %d delivery count %d outside 1..%d", g.Group, gp.Partition, r.Offset, r.DeliveryCount, limit)
+					}
+					if r.State == ShareAvailable && r.DeliveryCount >= limit {
+						bad(b.Beat, "group %s p%d offset %d available again at the delivery count limit %d", g.Group, gp.Partition, r.Offset, limit)
+					}
+					if prev, ok := last[rk]; ok {
+						if terminal(prev.State) && prev != r {
+							bad(b.Beat, "group %s p%d offset %d changed from %s to %s", g.Group, gp.Partition, r.Offset, prev.State, r.State)
+						}
+						if r.DeliveryCount < prev.DeliveryCount || r.DeliveryCount > prev.DeliveryCount+1 {
+							bad(b.Beat, "group %s p%d offset %d delivery count went from %d to %d", g.Group, gp.Partition, r.Offset, prev.DeliveryCount, r.DeliveryCount)
+						}
+						if r.DeliveryCount == prev.DeliveryCount+1 && r.State != ShareAcquired {
+							bad(b.Beat, "group %s p%d offset %d delivery count rose without an acquisition", g.Group, gp.Partition, r.Offset)
+						}
+					} else if r.DeliveryCount != 1 || r.State != ShareAcquired {
+						bad(b.Beat, "group %s p%d offset %d entered the window %s with delivery count %d", g.Group, gp.Partition, r.Offset, r.State, r.DeliveryCount)
+					}
+					last[rk] = r
+				}
+			}
+		}
+	}
+}

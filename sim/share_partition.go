@@ -1,0 +1,259 @@
+package sim
+
+// This file is the share-partition state a partition's leader keeps for a
+// share group (SharePartition): its start offset and in-flight window,
+// acquisition and its locks, acknowledgements, and the fetches parked
+// until there is something to acquire. share.go holds the members and the
+// coordinator.
+
+// sharePartition is the state a partition's leader keeps for one share
+// group (SharePartition): the share-partition start offset (SPSO), the
+// in-flight records from SPSO to SPEO, and the fetches parked waiting for
+// records.
+type sharePartition struct {
+	id      int
+	started bool
+	spso    int64
+	window  []*inflight // offsets spso, spso+1, …
+	waiting []parkedShareFetch
+	// finished holds every record that left the window, in offset order;
+	// recorded beats share it (append only).
+	finished []ShareRecord
+}
+
+// inflight is one in-flight record (InFlightState).
+type inflight struct {
+	record   int
+	state    string
+	count    int
+	member   string
+	lockEnd  int // the beat the lock expires
+	finisher string
+}
+
+// parkedShareFetch is a ShareFetch waiting at the leader.
+type parkedShareFetch struct {
+	member string
+	broker int
+}
+
+// startSharePartition initialises g's state for partition q the first
+// time a member is assigned it: SPSO from share.auto.offset.reset —
+// latest is the partition's high watermark now, earliest is offset 0 (the
+// log start; Kafka Flow keeps every record).
+func (e *engine) startSharePartition(g *shareGroup, q int) {
+	for len(g.parts) <= q {
+		g.parts = append(g.parts, &sharePartition{id: len(g.parts)})
+	}
+	sp := g.parts[q]
+	if sp.started {
+		return
+	}
+	sp.started = true
+	if g.cfg.ShareAutoOffsetReset == "latest" {
+		sp.spso = e.parts[q].hw
+	}
+	e.emit(Event{Kind: "share-start", Partition: q, Group: g.cfg.ID, Offset: sp.spso, Detail: g.cfg.ShareAutoOffsetReset})
+}
+
+// at returns the in-flight record at offset o, or nil.
+func (sp *sharePartition) at(o int64) *inflight {
+	i := o - sp.spso
+	if i < 0 || i >= int64(len(sp.window)) {
+		return nil
+	}
+	return sp.window[i]
+}
+
+// dropWaiting forgets the fetches member parked on sp.
+func (sp *sharePartition) dropWaiting(member string) {
+	kept := sp.waiting[:0]
+	for _, w := range sp.waiting {
+		if w.member != member {
+			kept = append(kept, w)
+		}
+	}
+	sp.waiting = kept
+}
+
+// releaseRecord returns an acquired record to available, or archives it
+// when its delivery count has reached the limit (InFlightState: a record
+// at the limit never becomes available again).
+func (e *engine) releaseRecord(g *shareGroup, sp *sharePartition, off int64, r *inflight, why string) {
+	r.member = ""
+	r.lockEnd = 0
+	if r.count >= g.cfg.DeliveryCountLimit {
+		r.state = ShareArchived
+		e.emit(Event{Kind: "share-archive", Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
+			Value: int64(r.count), Detail: why})
+		return
+	}
+	r.state = ShareAvailable
+	e.emit(Event{Kind: "share-available", Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
+		Value: int64(r.count), Detail: why})
+}
+
+// expireLocks releases every record of sp whose acquisition lock ran out
+// (SharePartition.releaseAcquisitionLockOnTimeout).
+func (e *engine) expireLocks(g *shareGroup, sp *sharePartition) {
+	for i, r := range sp.window {
+		if r.state == ShareAcquired && r.lockEnd <= e.now {
+			e.releaseRecord(g, sp, sp.spso+int64(i), r, "lock of "+r.member+" expired")
+		}
+	}
+	e.maybeAdvanceSPSO(g, sp)
+}
+
+// maybeAdvanceSPSO moves SPSO past the longest run of terminal records at
+// the start of the window (SharePartition.maybeUpdateCachedStateAndOffsets,
+// findLastOffsetAcknowledged); a non-terminal record at SPSO holds it.
+func (e *engine) maybeAdvanceSPSO(g *shareGroup, sp *sharePartition) {
+	n := 0
+	for n < len(sp.window) && terminal(sp.window[n].state) {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	for i := 0; i < n; i++ {
+		r := sp.window[i]
+		sp.finished = append(sp.finished, ShareRecord{Offset: sp.spso + int64(i), State: r.state,
+			DeliveryCount: r.count, Finisher: r.finisher})
+	}
+	old := sp.spso
+	sp.spso += int64(n)
+	sp.window = append([]*inflight(nil), sp.window[n:]...)
+	e.emit(Event{Kind: "share-spso", Partition: sp.id, Group: g.cfg.ID, Offset: old, Value: sp.spso})
+}
+
+// terminal reports whether a record state is final.
+func terminal(state string) bool { return state == ShareAcknowledged || state == ShareArchived }
+
+// handleShareRequest handles a ShareFetch or ShareAcknowledge at a broker:
+// a broker that does not lead the partition refuses it; the leader expires
+// due locks, applies the acknowledgements, moves SPSO and parks the fetch.
+func (e *engine) handleShareRequest(g *shareGroup, mem *shareMember, m *message) {
+	p := e.parts[m.part]
+	if p.leader != m.to {
+		// NOT_LEADER_OR_FOLLOWER: the request, acknowledgements included,
+		// fails; the member retries with the current leader.
+		if m.share.fetch {
+			e.send(message{kind: msgGroup, from: m.to, to: 0, part: m.part, group: g.cfg.ID, member: mem.name,
+				share: &shareMsg{response: true, errCode: errNotLeaderOrFollower}})
+			mem.slots[m.part].state = slotAnswered
+		}
+		e.emit(Event{Kind: "share-not-leader", Partition: m.part, Group: g.cfg.ID, Member: mem.name, Broker: m.to,
+			Value: int64(len(m.share.acks))})
+		return
+	}
+	if m.part >= len(g.parts) || !g.parts[m.part].started {
+		panic("sim: share request for a partition group " + g.cfg.ID + " never started")
+	}
+	sp := g.parts[m.part]
+	e.expireLocks(g, sp)
+	for _, a := range m.share.acks {
+		e.applyShareAck(g, sp, mem, a)
+	}
+	e.maybeAdvanceSPSO(g, sp)
+	if m.share.fetch {
+		sp.waiting = append(sp.waiting, parkedShareFetch{member: mem.name, broker: m.to})
+		mem.slots[m.part].state = slotParked
+	}
+}
+
+// applyShareAck applies one acknowledgement at the leader. It counts only
+// while the record is acquired by the acknowledging member; otherwise Kafka
+// answers INVALID_RECORD_STATE and nothing changes.
+func (e *engine) applyShareAck(g *shareGroup, sp *sharePartition, mem *shareMember, a shareAck) {
+	r := sp.at(a.offset)
+	if r == nil || r.state != ShareAcquired || r.member != mem.name {
+		rec := 0
+		if r != nil {
+			rec = r.record
+		}
+		e.emit(Event{Kind: "share-refused", Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: a.offset,
+			Record: rec, Detail: a.typ.String()})
+		return
+	}
+	switch a.typ {
+	case ackAccept:
+		r.state, r.member, r.lockEnd, r.finisher = ShareAcknowledged, "", 0, mem.name
+		e.emit(Event{Kind: "share-accept", Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: a.offset,
+			Record: r.record, Value: int64(r.count)})
+	case ackRelease:
+		e.releaseRecord(g, sp, a.offset, r, "released by "+mem.name)
+	case ackReject:
+		r.state, r.member, r.lockEnd = ShareArchived, "", 0
+		e.emit(Event{Kind: "share-archive", Partition: sp.id, Group: g.cfg.ID, Offset: a.offset, Record: r.record,
+			Value: int64(r.count), Detail: "rejected by " + mem.name})
+	}
+}
+
+// serveShareFetches answers parked fetches in arrival order: a fetch whose
+// broker no longer leads is dropped (its member reconnects), one from a
+// stopped member lapses, and the others each acquire up to
+// shareMaxRecordsPerFetch records; a fetch that acquires nothing stays
+// parked.
+func (e *engine) serveShareFetches(g *shareGroup, sp *sharePartition) {
+	p := e.parts[sp.id]
+	var kept []parkedShareFetch
+	for _, w := range sp.waiting {
+		_, mem := e.findShareMember(w.member)
+		if mem.stopped || mem.gone {
+			continue
+		}
+		if p.leader != w.broker || !contains(mem.assigned, sp.id) {
+			mem.slots[sp.id].state = slotIdle
+			continue
+		}
+		got := e.acquireShare(g, sp, mem, p)
+		if len(got) == 0 {
+			kept = append(kept, w)
+			continue
+		}
+		e.send(message{kind: msgGroup, from: w.broker, to: 0, part: sp.id, group: g.cfg.ID, member: mem.name,
+			share: &shareMsg{response: true, records: got}})
+		mem.slots[sp.id].state = slotAnswered
+	}
+	sp.waiting = kept
+}
+
+// acquireShare takes up to shareMaxRecordsPerFetch records for mem: available
+// records in the window first, then new records from SPEO+1 while the
+// window is under shareMaxRecordLocks; all of them below the current
+// leader's high watermark.
+// Each acquisition increments the record's delivery count and locks it to
+// mem for the group's lock duration.
+func (e *engine) acquireShare(g *shareGroup, sp *sharePartition, mem *shareMember, p *partition) []heldRecord {
+	var got []heldRecord
+	take := func(off int64, r *inflight) {
+		r.state, r.member = ShareAcquired, mem.name
+		r.count++
+		r.lockEnd = e.now + g.cfg.RecordLockDuration
+		got = append(got, heldRecord{part: sp.id, offset: off, record: r.record, count: r.count})
+		e.emit(Event{Kind: "share-acquire", Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: off,
+			Record: r.record, Value: int64(r.count), Epoch: r.lockEnd})
+	}
+	for i, r := range sp.window {
+		off := sp.spso + int64(i)
+		if len(got) == shareMaxRecordsPerFetch || off >= p.hw {
+			// A fetch reads the log only up to the high watermark; a new
+			// leader's can be below the last one's for a while.
+			break
+		}
+		if r.state == ShareAvailable {
+			take(off, r)
+		}
+	}
+	lead := p.leaderRep()
+	for len(got) < shareMaxRecordsPerFetch && len(sp.window) < shareMaxRecordLocks {
+		off := sp.spso + int64(len(sp.window))
+		if off >= p.hw || lead == nil || off >= lead.leo() {
+			break
+		}
+		r := &inflight{record: lead.log[off].Record, state: ShareAvailable}
+		sp.window = append(sp.window, r)
+		take(off, r)
+	}
+	return got
+}
