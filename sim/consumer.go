@@ -3,7 +3,6 @@ package sim
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // This file is the consumer-group engine: KIP-848 group coordination
@@ -200,14 +199,14 @@ func (e *engine) applyConsumerEvent(ev TimelineEvent) bool {
 		if m := g.member(ev.Member); m != nil && m.state == "" {
 			m.state = memberStateLeaving
 			if m.busy.rec != 0 && m.doneAt > e.now {
-				e.emit(Event{Kind: "consumer-leaving", Partition: -1, Group: g.cfg.ID, Member: m.name, Record: m.busy.rec})
+				e.emit(Event{Kind: KindConsumerLeaving, Partition: -1, Group: g.cfg.ID, Member: m.name, Record: m.busy.rec})
 			}
 		}
 	case EventStop:
 		if m := g.member(ev.Member); m != nil && m.state != memberStateStopped {
 			m.state, m.stoppedAt = memberStateStopped, e.now
 			m.busy = bufferedRecord{}
-			e.emit(Event{Kind: "consumer-stop", Partition: -1, Group: g.cfg.ID, Member: m.name})
+			e.emit(Event{Kind: KindConsumerStop, Partition: -1, Group: g.cfg.ID, Member: m.name})
 		}
 	}
 	return true
@@ -219,7 +218,7 @@ func (g *consumerGroup) join(e *engine) {
 	m := &consumerMember{name: g.cfg.ID + "-" + strconv.Itoa(g.joined), lastCommit: e.now, turn: -1}
 	g.members = append(g.members, m)
 	g.bump()
-	e.emit(Event{Kind: "consumer-join", Partition: -1, Group: g.cfg.ID, Member: m.name, Epoch: g.epoch})
+	e.emit(Event{Kind: KindConsumerJoin, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
 }
 
 // bump raises the group epoch and asks for a new target assignment.
@@ -246,23 +245,23 @@ func (e *engine) stepConsumerGroups() {
 	for _, g := range e.groups.consumer {
 		if n := len(g.parts); g.syncPartitions(e) {
 			g.bump()
-			e.emit(Event{Kind: "consumer-partitions", Partition: -1, Group: g.cfg.ID, Offset: int64(n),
-				Value: int64(len(g.parts)), Epoch: g.epoch})
+			e.emit(Event{Kind: KindConsumerPartitions, Partition: -1, Group: g.cfg.ID, PreviousPartitions: n,
+				Partitions: len(g.parts), GroupEpoch: g.epoch})
 		}
 		for _, m := range slices.Clone(g.members) {
 			switch {
 			case m.state == memberStateStopped && e.now >= m.stoppedAt+g.cfg.SessionTimeout:
 				g.remove(m)
 				g.bump()
-				e.emit(Event{Kind: "consumer-fence", Partition: -1, Group: g.cfg.ID, Member: m.name,
-					Value: int64(g.cfg.SessionTimeout), Epoch: g.epoch})
+				e.emit(Event{Kind: KindConsumerFence, Partition: -1, Group: g.cfg.ID, Member: m.name,
+					SessionTimeout: g.cfg.SessionTimeout, GroupEpoch: g.epoch})
 				g.releaseAll(e, m, false)
 			case m.state == memberStateLeaving && e.now >= m.doneAt:
 				m.busy = bufferedRecord{}
 				g.releaseAll(e, m, true)
 				g.remove(m)
 				g.bump()
-				e.emit(Event{Kind: "consumer-leave", Partition: -1, Group: g.cfg.ID, Member: m.name, Epoch: g.epoch})
+				e.emit(Event{Kind: KindConsumerLeave, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
 			}
 		}
 		g.coordinate(e)
@@ -294,16 +293,12 @@ func (g *consumerGroup) coordinate(e *engine) {
 		}
 		next = assignUniform(cur, len(g.parts))
 	}
-	var words []string
+	assignment := make([]MemberPartitions, len(g.members))
 	for i, m := range g.members {
 		m.target = next[i]
-		words = append(words, m.name+" "+partList(m.target))
+		assignment[i] = MemberPartitions{Member: m.name, Partitions: m.target}
 	}
-	detail := "no members"
-	if len(words) > 0 {
-		detail = strings.Join(words, ", ")
-	}
-	e.emit(Event{Kind: "consumer-target", Partition: -1, Group: g.cfg.ID, Epoch: g.epoch, Detail: detail})
+	e.emit(Event{Kind: KindConsumerTarget, Partition: -1, Group: g.cfg.ID, GroupEpoch: g.epoch, Assignment: assignment})
 }
 
 // stepMember runs one member's turn: finish its record when due; when not
@@ -322,14 +317,14 @@ func (g *consumerGroup) stepMember(e *engine, m *consumerMember) {
 	if m.busy.rec == 0 {
 		for _, p := range slices.Clone(m.owned) {
 			if !slices.Contains(m.target, p) {
-				g.commit(e, m, p, "revoke")
+				g.commit(e, m, p, ReasonRevoke)
 				g.release(e, m, p)
 			}
 		}
 		if e.now-m.lastCommit >= g.cfg.AutoCommitInterval {
 			m.lastCommit = e.now
 			for _, p := range m.owned {
-				g.commit(e, m, p, "auto")
+				g.commit(e, m, p, ReasonAuto)
 			}
 		}
 		g.takeNext(e, m)
@@ -370,18 +365,15 @@ func (g *consumerGroup) takeNext(e *engine, m *consumerMember) {
 			slices.Sort(gp.reprocessed)
 		}
 		gp.reached = max(gp.reached, r.offset+1)
-		ev := Event{Kind: "consumer-process", Partition: p, Group: g.cfg.ID, Member: m.name, Offset: r.offset, Record: r.rec}
-		if again {
-			ev.Detail = "again"
-		}
-		e.emit(ev)
+		e.emit(Event{Kind: KindConsumerProcess, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: r.offset, Record: r.rec,
+			Reprocessed: again})
 		return
 	}
 }
 
 // commit stores the member's position for p as the group's committed
-// offset (OffsetCommit) and says so when it changes; why is "auto",
-// "revoke" or "leave".
+// offset (OffsetCommit) and says so when it changes; why is ReasonAuto,
+// ReasonRevoke or ReasonLeave.
 func (g *consumerGroup) commit(e *engine, m *consumerMember, p int, why string) {
 	f := m.fetch[p]
 	gp := &g.parts[p]
@@ -389,7 +381,7 @@ func (g *consumerGroup) commit(e *engine, m *consumerMember, p int, why string) 
 		return
 	}
 	gp.committed = f.position
-	e.emit(Event{Kind: "consumer-commit", Partition: p, Group: g.cfg.ID, Member: m.name, Offset: f.position, Detail: why})
+	e.emit(Event{Kind: KindConsumerCommit, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: f.position, Reason: why})
 }
 
 // release gives up m's ownership of p; a new owner may take it from the
@@ -400,7 +392,7 @@ func (g *consumerGroup) release(e *engine, m *consumerMember, p int) {
 	gp := &g.parts[p]
 	gp.owner = nil
 	gp.releasedAt = e.now
-	e.emit(Event{Kind: "consumer-release", Partition: p, Group: g.cfg.ID, Member: m.name})
+	e.emit(Event{Kind: KindConsumerRelease, Partition: p, Group: g.cfg.ID, Member: m.name})
 }
 
 // releaseAll releases everything m owns, committing first when commit is
@@ -408,7 +400,7 @@ func (g *consumerGroup) release(e *engine, m *consumerMember, p int) {
 func (g *consumerGroup) releaseAll(e *engine, m *consumerMember, commit bool) {
 	for _, p := range slices.Clone(m.owned) {
 		if commit {
-			g.commit(e, m, p, "leave")
+			g.commit(e, m, p, ReasonLeave)
 		}
 		g.release(e, m, p)
 	}
@@ -429,23 +421,23 @@ func (g *consumerGroup) acquire(e *engine, m *consumerMember) {
 		for len(m.fetch) <= p {
 			m.fetch = append(m.fetch, nil)
 		}
-		start, how := gp.committed, "committed offset"
+		start, how := gp.committed, ""
 		if start < 0 {
 			start, how = g.resetOffset(e, p)
 		}
 		m.fetch[p] = &consumerFetch{position: start, fetchOffset: start}
-		e.emit(Event{Kind: "consumer-assign", Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start, Detail: how})
+		e.emit(Event{Kind: KindConsumerAssign, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start, AutoOffsetReset: how})
 	}
 }
 
 // resetOffset applies auto.offset.reset for p: latest is the partition's
-// high watermark now, earliest offset 0. It returns the offset and words
-// saying why.
+// high watermark now, earliest offset 0. It returns the offset and the
+// policy used.
 func (g *consumerGroup) resetOffset(e *engine, p int) (int64, string) {
 	if g.cfg.AutoOffsetReset == "earliest" {
-		return 0, "auto.offset.reset=earliest"
+		return 0, "earliest"
 	}
-	return e.parts[p].hw, "auto.offset.reset=latest, the high watermark"
+	return e.parts[p].hw, "latest"
 }
 
 // maybeFetch sends m's fetch for p to the partition's leader when it has
@@ -525,13 +517,13 @@ func (e *engine) handleConsumerFetchResponse(g *consumerGroup, msg *message) {
 		}
 		f.fetchOffset += int64(len(msg.entries))
 		if len(msg.entries) > 0 {
-			e.emit(Event{Kind: "consumer-fetch", Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
-				Offset: msg.offset, Value: int64(len(msg.entries)), Epoch: int(msg.hw)})
+			e.emit(Event{Kind: KindConsumerFetch, Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
+				Offset: msg.offset, Records: recordIDs(msg.entries), HighWatermark: msg.hw})
 		}
 	case errOffsetOutOfRange:
 		off, how := g.resetOffset(e, msg.part)
 		f.position, f.fetchOffset, f.buffer = off, off, nil
-		e.emit(Event{Kind: "consumer-reset", Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
-			Offset: msg.offset, Value: off, Epoch: int(msg.leo), Detail: how})
+		e.emit(Event{Kind: KindConsumerReset, Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
+			ErrorCode: errOffsetOutOfRange, FromOffset: msg.offset, LogEndOffset: msg.leo, ToOffset: off, AutoOffsetReset: how})
 	}
 }

@@ -43,8 +43,8 @@ func consumerDirective(t *testing.T, d *datadriven.TestData, tr *sim.Trace) (str
 // writeGroups prints one beat's consumer-group events and state.
 func writeGroups(b *strings.Builder, bt *sim.Beat) {
 	fmt.Fprintf(b, "beat %d\n", bt.Beat)
-	for _, ev := range bt.Happened {
-		if strings.HasPrefix(ev.Kind, "consumer-") || ev.Kind == "hw" || ev.Kind == "crash" || ev.Kind == "restart" ||
+	for _, ev := range bt.Events {
+		if strings.HasPrefix(string(ev.Kind), "consumer-") || ev.Kind == "hw" || ev.Kind == "crash" || ev.Kind == "restart" ||
 			ev.Kind == "leader" || ev.Kind == "add-partitions" {
 			fmt.Fprintf(b, "  %s\n", ev)
 		}
@@ -109,12 +109,12 @@ func processedReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string
 				}
 			}
 		}
-		for _, ev := range bt.Happened {
+		for _, ev := range bt.Events {
 			if ev.Kind != "consumer-process" || ev.Group != group {
 				continue
 			}
-			done[ev.Member] = append(done[ev.Member], item{ev.Partition, ev.Offset, ev.Record, ev.Detail == "again"})
-			if ev.Detail == "again" && !slices.Contains(twice[ev.Partition], ev.Offset) {
+			done[ev.Member] = append(done[ev.Member], item{ev.Partition, ev.Offset, ev.Record, ev.Reprocessed})
+			if ev.Reprocessed && !slices.Contains(twice[ev.Partition], ev.Offset) {
 				twice[ev.Partition] = append(twice[ev.Partition], ev.Offset)
 			}
 		}

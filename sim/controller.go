@@ -15,7 +15,7 @@ func (e *engine) applyTimeline(ev TimelineEvent) {
 		e.brokers[b] = broker{}
 		e.resetFetchers(b)
 		e.fenced = append(e.fenced, b)
-		e.emit(Event{Kind: "crash", Broker: b, Partition: -1})
+		e.emit(Event{Kind: KindCrash, Broker: b, Partition: -1})
 	case EventRestart:
 		b := ev.Broker
 		if !e.validBroker(b) || e.brokers[b].online {
@@ -24,7 +24,7 @@ func (e *engine) applyTimeline(ev TimelineEvent) {
 		e.brokers[b] = broker{online: true}
 		e.resetFetchers(b)
 		e.restarted = append(e.restarted, b)
-		e.emit(Event{Kind: "restart", Broker: b, Partition: -1})
+		e.emit(Event{Kind: KindRestart, Broker: b, Partition: -1})
 	case EventPause:
 		b := ev.Broker
 		if !e.validBroker(b) || !e.brokers[b].online || e.brokers[b].paused {
@@ -32,14 +32,14 @@ func (e *engine) applyTimeline(ev TimelineEvent) {
 		}
 		e.brokers[b].paused = true
 		e.resetFetchers(b)
-		e.emit(Event{Kind: "pause", Broker: b, Partition: -1})
+		e.emit(Event{Kind: KindPause, Broker: b, Partition: -1})
 	case EventResume:
 		b := ev.Broker
 		if !e.validBroker(b) || !e.brokers[b].paused {
 			return
 		}
 		e.brokers[b].paused = false
-		e.emit(Event{Kind: "resume", Broker: b, Partition: -1})
+		e.emit(Event{Kind: KindResume, Broker: b, Partition: -1})
 	case EventAddBroker:
 		e.addBroker()
 	case EventAddPartitions:
@@ -73,17 +73,17 @@ func (e *engine) stepController() {
 			if p.inISR(b) && len(p.isr) > 1 {
 				old := p.isr
 				p.setISR(without(p.isr, b))
-				e.emit(Event{Kind: "isr-fence", Partition: p.id, Broker: b, Detail: isrChange(old, p.isr)})
+				e.emit(Event{Kind: KindISRFence, Partition: p.id, Broker: b, From: old, To: p.isr})
 			}
 			if p.leader == b {
-				e.electLeader(p, b, "offline")
+				e.electLeader(p, b, ReasonOffline)
 			}
 		}
 	}
 	for _, b := range e.restarted {
 		for _, p := range e.parts {
 			if p.leader == 0 && p.inISR(b) {
-				e.electLeader(p, b, "restarted")
+				e.electLeader(p, b, ReasonRestarted)
 			}
 		}
 	}
@@ -123,15 +123,15 @@ func (e *engine) changeLeader(p *partition, nb, cause int, why string) {
 	}
 	if nb == 0 {
 		p.leader = 0
-		e.emit(Event{Kind: "offline", Partition: p.id, Epoch: p.epoch, Broker: cause, Detail: listString(p.isr)})
+		e.emit(Event{Kind: KindOffline, Partition: p.id, LeaderEpoch: p.epoch, Cause: cause, ISR: p.isr})
 		e.prod.onLeaderChange(e, p)
 		return
 	}
-	e.emit(Event{Kind: "leader", Partition: p.id, Broker: nb, Epoch: p.epoch, Value: int64(cause), Detail: why})
+	e.emit(Event{Kind: KindLeader, Partition: p.id, Broker: nb, LeaderEpoch: p.epoch, Cause: cause, Reason: why})
 	e.prod.onLeaderChange(e, p)
 	e.becomeLeader(p, nb)
 	e.prod.onNewLeaderLog(e, p)
-	e.maybeIncrementLeaderHW(p, "the new leader's ISR is itself alone")
+	e.maybeIncrementLeaderHW(p, Event{Reason: ReasonNewLeaderAlone})
 }
 
 // becomeLeader is Partition.makeLeader for broker b at p's current epoch:
@@ -150,7 +150,7 @@ func (e *engine) becomeLeader(p *partition, b int) {
 	r.assignEpochStart(p.epoch, r.leo())
 	p.epochStart = r.leo()
 	if r.hw != p.hw {
-		e.emit(Event{Kind: "hw-new-leader", Partition: p.id, Broker: b, Offset: p.hw, Value: r.hw})
+		e.emit(Event{Kind: KindHWNewLeader, Partition: p.id, Broker: b, FromOffset: p.hw, ToOffset: r.hw})
 	}
 	p.hw = r.hw
 	for _, f := range p.assignment {
@@ -211,7 +211,7 @@ func (e *engine) addPartitions(count int) {
 	for i := 0; i < count; i++ {
 		e.createPartition(first + i)
 	}
-	e.emit(Event{Kind: "add-partitions", Partition: -1, Value: int64(count), Offset: int64(len(e.parts))})
+	e.emit(Event{Kind: KindAddPartitions, Partition: -1, Added: count, Partitions: len(e.parts)})
 }
 
 // addBroker adds broker N+1 and, as Kafka Flow's model choice (Kafka
@@ -223,7 +223,7 @@ func (e *engine) addPartitions(count int) {
 func (e *engine) addBroker() {
 	id := len(e.brokers)
 	e.brokers = append(e.brokers, broker{online: true})
-	e.emit(Event{Kind: "add-broker", Broker: id, Partition: -1})
+	e.emit(Event{Kind: KindAddBroker, Broker: id, Partition: -1})
 	n := id
 	for _, p := range e.parts {
 		rf := len(p.assignment)
@@ -244,8 +244,7 @@ func (e *engine) addBroker() {
 			p.remote[b] = remoteReplica{leo: -1, lastFetchLEO: -1, lastFetchTime: never, lastCaughtUpAt: never}
 		}
 		p.setISR(p.isr)
-		e.emit(Event{Kind: "reassign", Partition: p.id, Detail: listString(old) + " → " + listString(target) +
-			" (adding " + listString(adding) + ", removing " + listString(removing) + ")"})
+		e.emit(Event{Kind: KindReassign, Partition: p.id, From: old, To: target, Adding: adding, Removing: removing})
 	}
 }
 
@@ -268,11 +267,11 @@ func (e *engine) maybeCompleteReassignment(p *partition) bool {
 	p.assignment = p.target
 	p.target, p.adding, p.removing = nil, nil, nil
 	p.setISR(p.isr)
-	e.emit(Event{Kind: "reassign-done", Partition: p.id, Detail: listString(p.assignment) + " (removed " + listString(removing) + ")"})
+	e.emit(Event{Kind: KindReassignDone, Partition: p.id, To: p.assignment, Removing: removing})
 	if contains(removing, p.leader) {
-		e.electLeader(p, p.leader, "removed")
+		e.electLeader(p, p.leader, ReasonRemoved)
 	} else {
-		e.maybeIncrementLeaderHW(p, "the reassignment dropped the replicas it removed")
+		e.maybeIncrementLeaderHW(p, Event{Reason: ReasonReassignmentDone})
 	}
 	for _, b := range removing {
 		p.reps[b] = nil

@@ -1,109 +1,270 @@
 package sim
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
 
-// describe is the canonical wording of an event: the trace's `events`,
-// figure captions and golden files all use it. Sentences are short and use
-// Kafka's terms; partitions are written p0, p1, ….
+// This file holds every wording of the engine's events: the one place a
+// sentence of the trace's `events`, of a figure caption or of a golden file
+// is written. Sentences are short and use Kafka's terms; partitions are
+// written p0, p1, …. The words are built from the event's fields only.
+
+// describe is the canonical wording of an event.
 func describe(e Event) string {
 	p := "p" + strconv.Itoa(e.Partition)
 	b := "broker " + strconv.Itoa(e.Broker)
 	rec := "record " + strconv.Itoa(e.Record)
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	itoa := strconv.Itoa
+	offNum := i64(e.Offset)
+	at := p + " offset " + offNum // share records
+	rec1 := ""                    // a share record, when known
+	if e.Record > 0 {
+		rec1 = " (record " + itoa(e.Record) + ")"
+	}
+	groupEpoch := " (group epoch " + itoa(e.GroupEpoch) + ")"
+	count := "delivery count " + itoa(e.DeliveryCount)
 	switch e.Kind {
-	case "create":
-		return "producer created " + rec + " (key " + e.Detail + " → " + p + ")"
-	case "send":
-		s := "producer sent " + rec + " to " + b + ", leader of " + p
-		if e.Value > 1 {
-			s += " (attempt " + i64(e.Value) + ")"
+	// The cluster.
+	case KindCrash:
+		return b + " crashed"
+	case KindRestart:
+		return b + " restarted"
+	case KindPause:
+		return b + " paused its fetchers"
+	case KindResume:
+		return b + " resumed its fetchers"
+	case KindAddBroker:
+		return b + " added"
+	case KindAddPartitions:
+		return "topic grew by " + plural(int64(e.Added), "partition") + " to " + itoa(e.Partitions)
+	case KindLeader:
+		return p + " leader " + itoa(e.Broker) + ", epoch " + itoa(e.LeaderEpoch) +
+			" (broker " + itoa(e.Cause) + " " + e.Reason + ")"
+	case KindOffline:
+		return p + " offline, epoch " + itoa(e.LeaderEpoch) + ": no live ISR member (ISR " + listString(e.ISR) + ")"
+	case KindISRFence:
+		return p + " ISR " + isrChange(e.From, e.To) + ": " + b + " fenced"
+	case KindReassign:
+		return p + " reassignment started: " + listString(e.From) + " → " + listString(e.To) +
+			" (adding " + listString(e.Adding) + ", removing " + listString(e.Removing) + ")"
+	case KindReassignDone:
+		return p + " reassignment done: replicas " + listString(e.To) + " (removed " + listString(e.Removing) + ")"
+
+	// Leaders and followers.
+	case KindAppend:
+		return b + " appended " + rec + " to " + p + " at offset " + i64(e.Offset) + " (epoch " + itoa(e.LeaderEpoch) + ")"
+	case KindRefuse:
+		return b + " refused " + rec + " for " + p + ": " + e.ErrorCode + " (ISR " + listString(e.ISR) +
+			" below min.insync.replicas " + itoa(e.MinInsyncReplicas) + ")"
+	case KindHW:
+		s := p + " high watermark " + i64(e.FromOffset) + " → " + i64(e.ToOffset)
+		if why := hwReason(e); why != "" {
+			s += ": " + why
 		}
 		return s
-	case "append":
-		return b + " appended " + rec + " to " + p + " at offset " + i64(e.Offset) + " (epoch " + strconv.Itoa(e.Epoch) + ")"
-	case "refuse":
-		return b + " refused " + rec + " for " + p + ": NOT_ENOUGH_REPLICAS (ISR " + e.Detail +
-			" below min.insync.replicas " + i64(e.Value) + ")"
-	case "hw":
-		if e.Detail != "" {
-			return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value) + ": " + e.Detail
-		}
-		return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value)
-	case "hw-new-leader":
-		return p + " high watermark " + i64(e.Offset) + " → " + i64(e.Value) + ": new leader " + strconv.Itoa(e.Broker) +
+	case KindHWNewLeader:
+		return p + " high watermark " + i64(e.FromOffset) + " → " + i64(e.ToOffset) + ": new leader " + itoa(e.Broker) +
 			" keeps the one it had as a follower"
-	case "ack":
-		return rec + " acknowledged (acks=" + e.Detail + ")"
-	case "reject":
-		return rec + " rejected: " + e.Detail + "; retry in " + plural(e.Value, "beat")
-	case "fail":
-		return rec + " F: delivery.timeout (" + plural(e.Value, "beat") + ") ran out"
-	case "unknown":
-		return rec + " U: leader changed before the response arrived"
-	case "lost":
-		return rec + " L: acknowledged, but the new leader's log does not hold it"
-	case "lost-on-ack":
-		return rec + " acknowledged (acks=" + e.Detail + "), but L: the new leader's log does not hold it"
-	case "replicate":
-		if e.Value == 1 {
-			return b + " fetched " + p + " offset " + i64(e.Offset) + " (record " + e.Detail + ") from leader " + strconv.Itoa(e.Epoch)
+	case KindISRShrink:
+		return p + " ISR " + isrChange(e.From, e.To) + ": " + b + " not caught up for " + plural(int64(e.LagTime), "beat")
+	case KindISRExpand:
+		// isFollowerInSync: the follower's log end offset reached the
+		// high watermark, which may lag the leader's log end offset.
+		return p + " ISR " + isrChange(e.From, e.To) + ": " + b + " reached the high watermark (log end offset " +
+			i64(e.LogEndOffset) + ", high watermark " + i64(e.HighWatermark) + ")"
+	case KindReplicate:
+		ids := listString(e.Records)
+		ids = ids[1 : len(ids)-1]
+		if len(e.Records) == 1 {
+			return b + " fetched " + p + " offset " + i64(e.Offset) + " (record " + ids + ") from leader " + itoa(e.Leader)
 		}
-		return b + " fetched " + p + " offsets " + i64(e.Offset) + "–" + i64(e.Offset+e.Value-1) +
-			" (records " + e.Detail + ") from leader " + strconv.Itoa(e.Epoch)
-	case "truncate":
-		if e.Epoch < 0 {
+		return b + " fetched " + p + " offsets " + i64(e.Offset) + "–" + i64(e.Offset+int64(len(e.Records))-1) +
+			" (records " + ids + ") from leader " + itoa(e.Leader)
+	case KindTruncate:
+		if e.DivergingEpoch < 0 {
 			// The leader's epoch cache holds no epoch at or below the
 			// follower's last fetched one: nothing the follower has is
 			// known to match.
-			return b + " truncated " + p + " to offset " + i64(e.Offset) + " (no leader epoch in common with the leader's log)"
+			return b + " truncated " + p + " to offset " + i64(e.ToOffset) + " (no leader epoch in common with the leader's log)"
 		}
-		return b + " truncated " + p + " to offset " + i64(e.Offset) + " (diverged at epoch " + strconv.Itoa(e.Epoch) + ")"
-	case "isr-shrink":
-		return p + " ISR " + e.Detail + ": " + b + " not caught up for " + plural(e.Value, "beat")
-	case "isr-expand":
-		// isFollowerInSync: the follower's log end offset reached the
-		// high watermark, which may lag the leader's log end offset.
-		return p + " ISR " + e.Detail + ": " + b + " reached the high watermark (log end offset " + i64(e.Offset) + ", high watermark " + i64(e.Value) + ")"
-	case "isr-fence":
-		return p + " ISR " + e.Detail + ": " + b + " fenced"
-	case "leader":
-		return p + " leader " + strconv.Itoa(e.Broker) + ", epoch " + strconv.Itoa(e.Epoch) +
-			" (broker " + i64(e.Value) + " " + e.Detail + ")"
-	case "offline":
-		return p + " offline, epoch " + strconv.Itoa(e.Epoch) + ": no live ISR member (ISR " + e.Detail + ")"
-	case "crash":
-		return b + " crashed"
-	case "restart":
-		return b + " restarted"
-	case "pause":
-		return b + " paused its fetchers"
-	case "resume":
-		return b + " resumed its fetchers"
-	case "add-broker":
-		return b + " added"
-	case "reassign":
-		return p + " reassignment started: " + e.Detail
-	case "reassign-done":
-		return p + " reassignment done: replicas " + e.Detail
-	case "add-partitions":
-		return "topic grew by " + plural(e.Value, "partition") + " to " + i64(e.Offset)
-	}
-	if s, ok := describeConsumer(e); ok {
+		return b + " truncated " + p + " to offset " + i64(e.ToOffset) + " (diverged at epoch " + itoa(e.DivergingEpoch) + ")"
+
+	// The producer.
+	case KindCreate:
+		return "producer created " + rec + " (key " + e.Key + " → " + p + ")"
+	case KindSend:
+		s := "producer sent " + rec + " to " + b + ", leader of " + p
+		if e.Attempt > 1 {
+			s += " (attempt " + itoa(e.Attempt) + ")"
+		}
 		return s
-	}
-	if s, ok := describeShare(e); ok {
+	case KindAck:
+		return rec + " acknowledged (acks=" + e.Acks + ")"
+	case KindReject:
+		return rec + " rejected: " + e.ErrorCode + "; retry in " + plural(int64(e.RetryBackoff), "beat")
+	case KindFail:
+		return rec + " F: delivery.timeout (" + plural(int64(e.DeliveryTimeout), "beat") + ") ran out"
+	case KindUnknown:
+		return rec + " U: leader changed before the response arrived"
+	case KindLost:
+		return rec + " L: acknowledged, but the new leader's log does not hold it"
+	case KindLostOnAck:
+		return rec + " acknowledged (acks=" + e.Acks + "), but L: the new leader's log does not hold it"
+
+	// Consumer groups.
+	case KindConsumerJoin:
+		return e.Member + " joined group " + e.Group + groupEpoch
+	case KindConsumerLeaving:
+		return e.Member + " is leaving group " + e.Group + " once it has processed record " + itoa(e.Record)
+	case KindConsumerLeave:
+		return e.Member + " left group " + e.Group + groupEpoch
+	case KindConsumerStop:
+		return e.Member + " stopped without leaving: no more heartbeats, fetches or commits"
+	case KindConsumerFence:
+		return "group " + e.Group + " fenced " + e.Member + ": no heartbeat for " + plural(int64(e.SessionTimeout), "beat") +
+			" (session.timeout)" + groupEpoch
+	case KindConsumerPartitions:
+		return "group " + e.Group + " sees " + itoa(e.Partitions) + " partitions instead of " + itoa(e.PreviousPartitions) +
+			groupEpoch
+	case KindConsumerTarget:
+		words := make([]string, len(e.Assignment))
+		for i, a := range e.Assignment {
+			words[i] = a.Member + " " + partList(a.Partitions)
+		}
+		detail := "no members"
+		if len(words) > 0 {
+			detail = strings.Join(words, ", ")
+		}
+		return "group " + e.Group + " target assignment for epoch " + itoa(e.GroupEpoch) + ": " + detail
+	case KindConsumerRelease:
+		return e.Member + " released " + p
+	case KindConsumerAssign:
+		return e.Member + " owns " + p + ", starting at offset " + offNum + " (" + startWords(e.AutoOffsetReset) + ")"
+	case KindConsumerCommit:
+		why := map[string]string{ReasonAuto: "auto-commit", ReasonRevoke: "before releasing it", ReasonLeave: "before leaving"}[e.Reason]
+		return e.Member + " committed " + p + " offset " + offNum + " (" + why + ")"
+	case KindConsumerFetch:
+		what := "offset " + offNum
+		if n := len(e.Records); n > 1 {
+			what = "offsets " + offNum + "–" + strconv.FormatInt(e.Offset+int64(n)-1, 10)
+		}
+		return e.Member + " fetched " + p + " " + what + " from broker " + itoa(e.Broker) +
+			" (high watermark " + strconv.FormatInt(e.HighWatermark, 10) + ")"
+	case KindConsumerProcess:
+		s := e.Member + " processes " + p + " offset " + offNum + " (record " + itoa(e.Record) + ")"
+		if e.Reprocessed {
+			s += " again: the group processed it before"
+		}
 		return s
+	case KindConsumerReset:
+		return e.Member + ": " + p + " offset " + strconv.FormatInt(e.FromOffset, 10) + " is past broker " + itoa(e.Broker) +
+			"'s log end offset " + strconv.FormatInt(e.LogEndOffset, 10) + " (" + e.ErrorCode + "); reset to " +
+			strconv.FormatInt(e.ToOffset, 10) + " (" + startWords(e.AutoOffsetReset) + ")"
+
+	// Share groups.
+	case KindShareJoin:
+		return e.Member + " joined share group " + e.Group
+	case KindShareLeave:
+		return e.Member + " left share group " + e.Group
+	case KindShareStop:
+		return e.Member + " stopped (no more fetches, acknowledgements or heartbeats)"
+	case KindShareFence:
+		return e.Member + " fenced by the coordinator: no heartbeat for " + plural(int64(e.SessionTimeout), "beat")
+	case KindShareAssign:
+		words := make([]string, len(e.Assignment))
+		for i, a := range e.Assignment {
+			words[i] = a.Member + " " + listString(a.Partitions)
+		}
+		detail := strings.Join(words, ", ")
+		if detail == "" {
+			detail = "no members"
+		}
+		return e.Group + " group epoch " + strconv.Itoa(e.GroupEpoch) + ", " + strconv.Itoa(e.MembersPerPartition) +
+			" member(s) per partition: " + detail
+	case KindShareStart:
+		return e.Group + " " + p + " share-partition start offset " + strconv.FormatInt(e.Offset, 10) +
+			" (share.auto.offset.reset=" + e.AutoOffsetReset + ")"
+	case KindShareAcquire:
+		return e.Member + " acquired " + at + rec1 + ", " + count + ", locked until beat " + strconv.Itoa(e.LockedUntil)
+	case KindShareProcessed:
+		if e.AcknowledgeType == ackRelease.String() {
+			return e.Member + " failed on " + at + rec1 + " and hands it back: RELEASE"
+		}
+		return e.Member + " finished " + at + rec1 + ": " + e.AcknowledgeType
+	case KindShareAccept:
+		return e.Group + " " + at + rec1 + " acknowledged by " + e.Member + " (" + count + ")"
+	case KindShareAvailable:
+		return e.Group + " " + at + rec1 + " available again, " + shareReleaseWords(e) + " (" + count + ")"
+	case KindShareArchive:
+		if e.Reason == ReasonRejected {
+			return e.Group + " " + at + rec1 + " archived: " + shareReleaseWords(e)
+		}
+		return e.Group + " " + at + rec1 + " archived: " + shareReleaseWords(e) + " at " + count +
+			", the delivery count limit"
+	case KindShareRefused:
+		return e.Member + "'s " + e.AcknowledgeType + " of " + at + rec1 + " refused: " + e.ErrorCode + " (not acquired by it)"
+	case KindShareSPSO:
+		return e.Group + " " + p + " share-partition start offset " + strconv.FormatInt(e.FromOffset, 10) + " → " +
+			strconv.FormatInt(e.ToOffset, 10)
+	case KindShareNotLeader:
+		s := e.Member + "'s request for " + p + " refused by broker " + strconv.Itoa(e.Broker) + ": " + e.ErrorCode
+		if e.LostAcknowledgements > 0 {
+			s += "; " + plural(int64(e.LostAcknowledgements), "acknowledgement") + " lost"
+		}
+		return s
+	case KindShareLost:
+		return e.Member + "'s request for " + p + " to broker " + strconv.Itoa(e.Broker) + " was lost"
 	}
-	var s strings.Builder
-	s.WriteString(e.Kind)
-	if e.Detail != "" {
-		s.WriteString(": " + e.Detail)
+	return string(e.Kind)
+}
+
+// hwReason words why a high watermark moved, or "".
+func hwReason(e Event) string {
+	switch e.Reason {
+	case ReasonLeaderAlone:
+		return "the ISR is the leader alone"
+	case ReasonNewLeaderAlone:
+		return "the new leader's ISR is itself alone"
+	case ReasonFollowerFetch:
+		return "broker " + strconv.Itoa(e.Broker) + " fetched from offset " + strconv.FormatInt(e.FetchOffset, 10)
+	case ReasonISRShrink:
+		return "the ISR no longer waits for the replica it dropped"
+	case ReasonReassignmentDone:
+		return "the reassignment dropped the replicas it removed"
 	}
-	return s.String()
+	return ""
+}
+
+// startWords says where a consumer's start offset came from: the
+// committed offset, or auto.offset.reset.
+func startWords(reset string) string {
+	switch reset {
+	case "":
+		return "committed offset"
+	case "latest":
+		return "auto.offset.reset=latest, the high watermark"
+	}
+	return "auto.offset.reset=" + reset
+}
+
+// shareReleaseWords says how a share record left its member (Reason and
+// Member of share-available and share-archive).
+func shareReleaseWords(e Event) string {
+	switch e.Reason {
+	case ReasonLockExpired:
+		return "lock of " + e.Member + " expired"
+	case ReasonReleased:
+		return "released by " + e.Member
+	case ReasonRejected:
+		return "rejected by " + e.Member
+	case ReasonLeft:
+		return "released: " + e.Member + " left the group"
+	case ReasonFenced:
+		return "released: " + e.Member + " was fenced"
+	}
+	return e.Reason
 }
 
 // plural writes "1 beat" or "n beats".
@@ -124,113 +285,7 @@ func partList(ps []int) string {
 	return "[" + strings.Join(s, " ") + "]"
 }
 
-// describeConsumer words the consumer-group events; ok is false for
-// other kinds.
-func describeConsumer(e Event) (s string, ok bool) {
-	p := "p" + strconv.Itoa(e.Partition)
-	off := strconv.FormatInt(e.Offset, 10)
-	switch e.Kind {
-	case "consumer-join":
-		return fmt.Sprintf("%s joined group %s (group epoch %d)", e.Member, e.Group, e.Epoch), true
-	case "consumer-leaving":
-		return e.Member + " is leaving group " + e.Group + " once it has processed record " + strconv.Itoa(e.Record), true
-	case "consumer-leave":
-		return fmt.Sprintf("%s left group %s (group epoch %d)", e.Member, e.Group, e.Epoch), true
-	case "consumer-stop":
-		return e.Member + " stopped without leaving: no more heartbeats, fetches or commits", true
-	case "consumer-fence":
-		return fmt.Sprintf("group %s fenced %s: no heartbeat for %s (session.timeout) (group epoch %d)",
-			e.Group, e.Member, plural(e.Value, "beat"), e.Epoch), true
-	case "consumer-partitions":
-		return fmt.Sprintf("group %s sees %d partitions instead of %d (group epoch %d)", e.Group, e.Value, e.Offset, e.Epoch), true
-	case "consumer-target":
-		return fmt.Sprintf("group %s target assignment for epoch %d: %s", e.Group, e.Epoch, e.Detail), true
-	case "consumer-release":
-		return e.Member + " released " + p, true
-	case "consumer-assign":
-		return e.Member + " owns " + p + ", starting at offset " + off + " (" + e.Detail + ")", true
-	case "consumer-commit":
-		why := map[string]string{"auto": "auto-commit", "revoke": "before releasing it", "leave": "before leaving"}[e.Detail]
-		return e.Member + " committed " + p + " offset " + off + " (" + why + ")", true
-	case "consumer-fetch":
-		what := "offset " + off
-		if e.Value > 1 {
-			what = "offsets " + off + "–" + strconv.FormatInt(e.Offset+e.Value-1, 10)
-		}
-		return fmt.Sprintf("%s fetched %s %s from broker %d (high watermark %d)", e.Member, p, what, e.Broker, e.Epoch), true
-	case "consumer-process":
-		s := e.Member + " processes " + p + " offset " + off + " (record " + strconv.Itoa(e.Record) + ")"
-		if e.Detail == "again" {
-			s += " again: the group processed it before"
-		}
-		return s, true
-	case "consumer-reset":
-		return fmt.Sprintf("%s: %s offset %s is past broker %d's log end offset %d (OFFSET_OUT_OF_RANGE); reset to %d (%s)",
-			e.Member, p, off, e.Broker, e.Epoch, e.Value, e.Detail), true
-	}
-	return "", false
-}
-
-// describeShare words a share-group event; ok is false when e is not one.
-func describeShare(e Event) (string, bool) {
-	s := describeShareText(e)
-	return s, s != ""
-}
-
-// describeShareText words a share-group event, or returns "".
-func describeShareText(e Event) string {
-	p := "p" + strconv.Itoa(e.Partition)
-	off := p + " offset " + strconv.FormatInt(e.Offset, 10)
-	rec := ""
-	if e.Record > 0 {
-		rec = " (record " + strconv.Itoa(e.Record) + ")"
-	}
-	count := "delivery count " + strconv.FormatInt(e.Value, 10)
-	switch e.Kind {
-	case "share-join":
-		return e.Member + " joined share group " + e.Group
-	case "share-leave":
-		return e.Member + " left share group " + e.Group
-	case "share-stop":
-		return e.Member + " stopped (no more fetches, acknowledgements or heartbeats)"
-	case "share-fence":
-		return e.Member + " fenced by the coordinator: no heartbeat for " + plural(e.Value, "beat")
-	case "share-assign":
-		return e.Group + " group epoch " + strconv.Itoa(e.Epoch) + ", " + strconv.FormatInt(e.Value, 10) +
-			" member(s) per partition: " + e.Detail
-	case "share-start":
-		return e.Group + " " + p + " share-partition start offset " + strconv.FormatInt(e.Offset, 10) +
-			" (share.auto.offset.reset=" + e.Detail + ")"
-	case "share-acquire":
-		return e.Member + " acquired " + off + rec + ", " + count + ", locked until beat " + strconv.Itoa(e.Epoch)
-	case "share-processed":
-		if e.Detail == ackRelease.String() {
-			return e.Member + " failed on " + off + rec + " and hands it back: RELEASE"
-		}
-		return e.Member + " finished " + off + rec + ": " + e.Detail
-	case "share-accept":
-		return e.Group + " " + off + rec + " acknowledged by " + e.Member + " (" + count + ")"
-	case "share-available":
-		return e.Group + " " + off + rec + " available again, " + e.Detail + " (" + count + ")"
-	case "share-archive":
-		if strings.HasPrefix(e.Detail, "rejected") {
-			return e.Group + " " + off + rec + " archived: " + e.Detail
-		}
-		return e.Group + " " + off + rec + " archived: " + e.Detail + " at " + count +
-			", the delivery count limit"
-	case "share-refused":
-		return e.Member + "'s " + e.Detail + " of " + off + rec + " refused: INVALID_RECORD_STATE (not acquired by it)"
-	case "share-spso":
-		return e.Group + " " + p + " share-partition start offset " + strconv.FormatInt(e.Offset, 10) + " → " +
-			strconv.FormatInt(e.Value, 10)
-	case "share-not-leader":
-		s := e.Member + "'s request for " + p + " refused by broker " + strconv.Itoa(e.Broker) + ": NOT_LEADER_OR_FOLLOWER"
-		if e.Value > 0 {
-			s += "; " + plural(e.Value, "acknowledgement") + " lost"
-		}
-		return s
-	case "share-lost":
-		return e.Member + "'s request for " + p + " to broker " + strconv.Itoa(e.Broker) + " was lost"
-	}
-	return ""
+// isrChange writes "OLD → NEW" for a replica list that changed.
+func isrChange(old, cur []int) string {
+	return listString(old) + " → " + listString(cur)
 }

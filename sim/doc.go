@@ -4,8 +4,9 @@
 // KIP-932 share groups.
 //
 // A beat is the only unit of time. Run takes a Scenario and returns a Trace:
-// the full state after every beat plus the events of each beat, in words
-// (Event.String is the one wording used by traces, captions and goldens).
+// the full state after every beat plus the events of each beat, each a
+// typed Event (a Kind and fields named by meaning) with its one wording
+// (describe.go; used by traces, captions and goldens).
 // Check compares a scenario's expect entries with its trace, and
 // CheckInvariants checks Kafka's safety properties on every beat. The
 // package is pure: it imports only the standard library, does no I/O,

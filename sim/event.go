@@ -1,28 +1,406 @@
 package sim
 
-// Event is one thing that happened in a beat, in structured form. Its
-// canonical text (String) is the single wording used by the trace's
-// `events`, figure captions and golden files, so changing how an event reads
-// is one edit here.
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Kind names what an Event reports. Its value is the event's `kind` in the
+// trace JSON: a stable lower-case word, never translated or reworded
+// (the wording is the event's `text`, in describe.go). Not to be confused
+// with EventKind, which names a timeline action of a scenario.
+type Kind string
+
+// The kinds of event, grouped by who acts. Each kind carries the fields
+// kindFields lists for it; the reference page's event table is kept equal
+// to that list by a test.
+const (
+	// The cluster: brokers and the controller (ReplicationControlManager).
+	KindCrash         Kind = "crash"          // a broker crashed
+	KindRestart       Kind = "restart"        // a broker restarted
+	KindPause         Kind = "pause"          // a broker's follower fetchers stopped
+	KindResume        Kind = "resume"         // they started again
+	KindAddBroker     Kind = "add-broker"     // a broker joined the cluster
+	KindAddPartitions Kind = "add-partitions" // the topic grew (CreatePartitions)
+	KindLeader        Kind = "leader"         // a new leader was elected, with a new leader epoch
+	KindOffline       Kind = "offline"        // no live ISR member: the partition has no leader
+	KindISRFence      Kind = "isr-fence"      // the controller fenced a crashed broker out of an ISR
+	KindReassign      Kind = "reassign"       // a reassignment started
+	KindReassignDone  Kind = "reassign-done"  // a reassignment completed
+
+	// The partition leader and its followers (Partition, ReplicaFetcherThread).
+	KindAppend      Kind = "append"        // the leader appended a record
+	KindRefuse      Kind = "refuse"        // the leader refused a record: NOT_ENOUGH_REPLICAS
+	KindHW          Kind = "hw"            // the leader's high watermark moved
+	KindHWNewLeader Kind = "hw-new-leader" // a new leader's high watermark is the one it had as a follower
+	KindISRShrink   Kind = "isr-shrink"    // a follower left the ISR (replica.lag.time.max)
+	KindISRExpand   Kind = "isr-expand"    // a follower joined the ISR
+	KindReplicate   Kind = "replicate"     // a follower appended what it fetched
+	KindTruncate    Kind = "truncate"      // a follower truncated its log (KIP-101, KIP-279)
+
+	// The producer.
+	KindCreate    Kind = "create"      // the producer created a record
+	KindSend      Kind = "send"        // it sent a produce request
+	KindAck       Kind = "ack"         // a record was acknowledged
+	KindReject    Kind = "reject"      // a produce request failed with an error code
+	KindFail      Kind = "fail"        // F: delivery.timeout ran out
+	KindUnknown   Kind = "unknown"     // U: the leader changed before the response arrived
+	KindLost      Kind = "lost"        // L: an acknowledged record is not in the new leader's log
+	KindLostOnAck Kind = "lost-on-ack" // L on the beat the acknowledgement arrived
+
+	// Consumer groups (KIP-848).
+	KindConsumerJoin       Kind = "consumer-join"
+	KindConsumerLeaving    Kind = "consumer-leaving" // leaving once its record is processed
+	KindConsumerLeave      Kind = "consumer-leave"
+	KindConsumerStop       Kind = "consumer-stop"
+	KindConsumerFence      Kind = "consumer-fence" // fenced after session.timeout
+	KindConsumerPartitions Kind = "consumer-partitions"
+	KindConsumerTarget     Kind = "consumer-target" // a new target assignment
+	KindConsumerRelease    Kind = "consumer-release"
+	KindConsumerAssign     Kind = "consumer-assign" // a member took a partition
+	KindConsumerCommit     Kind = "consumer-commit"
+	KindConsumerFetch      Kind = "consumer-fetch"
+	KindConsumerProcess    Kind = "consumer-process"
+	KindConsumerReset      Kind = "consumer-reset" // OFFSET_OUT_OF_RANGE, then auto.offset.reset
+
+	// Share groups (KIP-932).
+	KindShareJoin      Kind = "share-join"
+	KindShareLeave     Kind = "share-leave"
+	KindShareStop      Kind = "share-stop"
+	KindShareFence     Kind = "share-fence"
+	KindShareAssign    Kind = "share-assign" // a new SimpleAssignor target
+	KindShareStart     Kind = "share-start"  // the group started reading a partition
+	KindShareAcquire   Kind = "share-acquire"
+	KindShareProcessed Kind = "share-processed" // a member finished or failed a record
+	KindShareAccept    Kind = "share-accept"    // acknowledged
+	KindShareAvailable Kind = "share-available" // back to available
+	KindShareArchive   Kind = "share-archive"   // archived
+	KindShareRefused   Kind = "share-refused"   // INVALID_RECORD_STATE
+	KindShareSPSO      Kind = "share-spso"      // the share-partition start offset moved
+	KindShareNotLeader Kind = "share-not-leader"
+	KindShareLost      Kind = "share-lost" // a request was lost with its broker
+)
+
+// Event reasons: the values of Event.Reason, per kind.
+const (
+	// hw: what let the high watermark move.
+	ReasonAppend           = "append"            // the leader appended (its text gives no reason)
+	ReasonLeaderAlone      = "leader-alone"      // the ISR is the leader alone
+	ReasonNewLeaderAlone   = "new-leader-alone"  // a new leader's ISR is itself alone
+	ReasonFollowerFetch    = "follower-fetch"    // a follower's fetch (Broker, FetchOffset) moved it
+	ReasonISRShrink        = "isr-shrink"        // the ISR dropped the replica it waited for
+	ReasonReassignmentDone = "reassignment-done" // a reassignment dropped the replicas it removed
+
+	// leader: what happened to Cause that forced the election.
+	ReasonOffline   = "offline"   // the leader went offline
+	ReasonRestarted = "restarted" // an ISR member of an offline partition restarted
+	ReasonRemoved   = "removed"   // a reassignment removed the leader
+
+	// consumer-commit: why the member committed.
+	ReasonAuto   = "auto"   // auto-commit (auto.commit.interval)
+	ReasonRevoke = "revoke" // before releasing a revoked partition
+	ReasonLeave  = "leave"  // before leaving the group
+
+	// share-available and share-archive: how the record left Member.
+	ReasonLockExpired = "lock-expired" // Member's acquisition lock ran out
+	ReasonReleased    = "released"     // Member acknowledged it RELEASE
+	ReasonRejected    = "rejected"     // Member acknowledged it REJECT
+	ReasonLeft        = "left"         // Member left the group holding it
+	ReasonFenced      = "fenced"       // Member was fenced holding it
+)
+
+// Event is one thing that happened in a beat, with the facts it is about in
+// fields named by meaning; each field means the same in every kind that
+// carries it, and a kind carries only the fields kindFields lists (the
+// others are zero). Text is the event's canonical sentence (describe.go),
+// filled when the beat is recorded; the trace's `events`, figure captions
+// and golden files all use it.
 type Event struct {
-	// Kind names what happened, e.g. "append", "ack", "isr-shrink".
-	Kind string
-	// Broker, Partition, Record, Member and Group say who and what; zero
-	// values mean "not involved" (Partition uses -1 for none).
-	Broker    int
+	Kind Kind
+	Text string
+
+	// Broker is the broker that acts or is acted on (a follower for
+	// replicate and truncate; the broker answering a fetch).
+	Broker int
+	// Leader is the leader a follower fetched from (replicate).
+	Leader int
+	// Cause is the broker whose change forced an election (leader,
+	// offline).
+	Cause int
+	// Partition is the partition the event is about, −1 for none.
 	Partition int
-	Record    int
-	Group     string
-	Member    string
-	// Offset, Epoch and Value carry numbers the text needs.
-	Offset int64
-	Epoch  int
-	Value  int64
-	// Detail is extra wording (an error code, a list of brokers).
-	Detail string
+	// Record is a record id (from 1); Records lists record ids in offset
+	// order from Offset (replicate, consumer-fetch).
+	Record  int
+	Records []int
+	// Key is a record's key (create).
+	Key string
+
+	// Offset is the log offset the event is about; FetchOffset a
+	// follower's fetch offset; FromOffset and ToOffset the two ends of an
+	// offset that moved (a high watermark, a share-partition start offset,
+	// a consumer's position, a truncated log end offset).
+	Offset, FetchOffset, FromOffset, ToOffset int64
+	// LogEndOffset and HighWatermark are a replica's or partition's, as
+	// the event saw them.
+	LogEndOffset, HighWatermark int64
+	// LeaderEpoch is the partition's leader epoch (append, leader,
+	// offline); DivergingEpoch the epoch a follower's log diverged at, −1
+	// when it shares none with the leader's (truncate).
+	LeaderEpoch, DivergingEpoch int
+
+	// ISR is a partition's in-sync replica set; From and To are the two
+	// ends of a replica list that changed (the ISR; a reassignment's
+	// replicas), Adding and Removing what a reassignment moves.
+	ISR, From, To, Adding, Removing []int
+	// MinInsyncReplicas is the effective min.insync.replicas (refuse).
+	MinInsyncReplicas int
+
+	// Attempt counts a record's produce attempts (from 1); Acks is the
+	// producer's acks setting ("0", "1", "all"); ErrorCode a Kafka error
+	// code (NOT_ENOUGH_REPLICAS, NOT_LEADER_OR_FOLLOWER, …).
+	Attempt   int
+	Acks      string
+	ErrorCode string
+
+	// Durations in beats: a replica's time since it was last caught up
+	// (isr-shrink) and the settings that ran out (delivery.timeout,
+	// retry.backoff, session.timeout).
+	LagTime, DeliveryTimeout, RetryBackoff, SessionTimeout int
+
+	// Added and Partitions count partitions: how many were added and how
+	// many there are now; PreviousPartitions how many a group saw before.
+	Added, Partitions, PreviousPartitions int
+
+	// Group and Member name a consumer or share group and one of its
+	// members (GROUP-N); GroupEpoch is the group epoch after the event.
+	Group, Member string
+	GroupEpoch    int
+	// Assignment is a target assignment, members in name order.
+	Assignment []MemberPartitions
+	// MembersPerPartition is how many members a share partition is
+	// assigned to (share-assign).
+	MembersPerPartition int
+	// AutoOffsetReset is the reset policy that chose a start offset
+	// ("earliest" or "latest"; "" when the committed offset was used).
+	AutoOffsetReset string
+	// Reprocessed is true when the group handed out this offset before.
+	Reprocessed bool
+
+	// DeliveryCount is a share record's delivery count; LockedUntil the
+	// beat its acquisition lock expires; AcknowledgeType ACCEPT, RELEASE or
+	// REJECT; LostAcknowledgements how many acknowledgements a refused
+	// request carried.
+	DeliveryCount        int
+	LockedUntil          int
+	AcknowledgeType      string
+	LostAcknowledgements int
+
+	// Reason says why, as one of the Reason constants of the kind.
+	Reason string
+}
+
+// MemberPartitions is one member's part of a target assignment.
+type MemberPartitions struct {
+	Member     string `json:"member"`
+	Partitions []int  `json:"partitions"`
 }
 
 // String returns the event's canonical text.
 func (e Event) String() string {
+	if e.Text != "" {
+		return e.Text
+	}
 	return describe(e)
+}
+
+// field is one named field of an event in the trace JSON.
+type field struct {
+	name string
+	get  func(e *Event) any
+}
+
+// The event fields, by JSON name.
+var (
+	fBroker               = field{"broker", func(e *Event) any { return e.Broker }}
+	fLeader               = field{"leader", func(e *Event) any { return e.Leader }}
+	fCause                = field{"cause", func(e *Event) any { return e.Cause }}
+	fPartition            = field{"partition", func(e *Event) any { return e.Partition }}
+	fRecord               = field{"record", func(e *Event) any { return e.Record }}
+	fRecords              = field{"records", func(e *Event) any { return nonNil(e.Records) }}
+	fKey                  = field{"key", func(e *Event) any { return e.Key }}
+	fOffset               = field{"offset", func(e *Event) any { return e.Offset }}
+	fFetchOffset          = field{"fetchOffset", func(e *Event) any { return e.FetchOffset }}
+	fFromOffset           = field{"fromOffset", func(e *Event) any { return e.FromOffset }}
+	fToOffset             = field{"toOffset", func(e *Event) any { return e.ToOffset }}
+	fLogEndOffset         = field{"logEndOffset", func(e *Event) any { return e.LogEndOffset }}
+	fHighWatermark        = field{"highWatermark", func(e *Event) any { return e.HighWatermark }}
+	fLeaderEpoch          = field{"leaderEpoch", func(e *Event) any { return e.LeaderEpoch }}
+	fDivergingEpoch       = field{"divergingEpoch", func(e *Event) any { return e.DivergingEpoch }}
+	fISR                  = field{"isr", func(e *Event) any { return nonNil(e.ISR) }}
+	fFrom                 = field{"from", func(e *Event) any { return nonNil(e.From) }}
+	fTo                   = field{"to", func(e *Event) any { return nonNil(e.To) }}
+	fAdding               = field{"adding", func(e *Event) any { return nonNil(e.Adding) }}
+	fRemoving             = field{"removing", func(e *Event) any { return nonNil(e.Removing) }}
+	fMinInsyncReplicas    = field{"minInsyncReplicas", func(e *Event) any { return e.MinInsyncReplicas }}
+	fAttempt              = field{"attempt", func(e *Event) any { return e.Attempt }}
+	fAcks                 = field{"acks", func(e *Event) any { return e.Acks }}
+	fErrorCode            = field{"errorCode", func(e *Event) any { return e.ErrorCode }}
+	fLagTime              = field{"lagTime", func(e *Event) any { return e.LagTime }}
+	fDeliveryTimeout      = field{"deliveryTimeout", func(e *Event) any { return e.DeliveryTimeout }}
+	fRetryBackoff         = field{"retryBackoff", func(e *Event) any { return e.RetryBackoff }}
+	fSessionTimeout       = field{"sessionTimeout", func(e *Event) any { return e.SessionTimeout }}
+	fAdded                = field{"added", func(e *Event) any { return e.Added }}
+	fPartitions           = field{"partitions", func(e *Event) any { return e.Partitions }}
+	fPreviousPartitions   = field{"previousPartitions", func(e *Event) any { return e.PreviousPartitions }}
+	fGroup                = field{"group", func(e *Event) any { return e.Group }}
+	fMember               = field{"member", func(e *Event) any { return e.Member }}
+	fGroupEpoch           = field{"groupEpoch", func(e *Event) any { return e.GroupEpoch }}
+	fAssignment           = field{"assignment", func(e *Event) any { return nonNil(e.Assignment) }}
+	fMembersPerPartition  = field{"membersPerPartition", func(e *Event) any { return e.MembersPerPartition }}
+	fAutoOffsetReset      = field{"autoOffsetReset", func(e *Event) any { return e.AutoOffsetReset }}
+	fReprocessed          = field{"reprocessed", func(e *Event) any { return e.Reprocessed }}
+	fDeliveryCount        = field{"deliveryCount", func(e *Event) any { return e.DeliveryCount }}
+	fLockedUntil          = field{"lockedUntil", func(e *Event) any { return e.LockedUntil }}
+	fAcknowledgeType      = field{"acknowledgeType", func(e *Event) any { return e.AcknowledgeType }}
+	fLostAcknowledgements = field{"lostAcknowledgements", func(e *Event) any { return e.LostAcknowledgements }}
+	fReason               = field{"reason", func(e *Event) any { return e.Reason }}
+)
+
+// kindSpec says which fields a kind carries in the trace JSON: always
+// fields, and optional only when when(e) holds; reasons lists the values
+// its Reason may take (none when it carries no reason).
+type kindSpec struct {
+	kind     Kind
+	fields   []field
+	optional []field
+	when     func(e *Event) bool
+	reasons  []string
+}
+
+// fs is shorthand for a field list.
+func fs(f ...field) []field { return f }
+
+// kindFields lists every kind in the order of the reference page's table,
+// with the fields it carries.
+var kindFields = []kindSpec{
+	{kind: KindCrash, fields: fs(fBroker)},
+	{kind: KindRestart, fields: fs(fBroker)},
+	{kind: KindPause, fields: fs(fBroker)},
+	{kind: KindResume, fields: fs(fBroker)},
+	{kind: KindAddBroker, fields: fs(fBroker)},
+	{kind: KindAddPartitions, fields: fs(fAdded, fPartitions)},
+	{kind: KindLeader, fields: fs(fPartition, fBroker, fLeaderEpoch, fCause, fReason),
+		reasons: []string{ReasonOffline, ReasonRestarted, ReasonRemoved}},
+	{kind: KindOffline, fields: fs(fPartition, fLeaderEpoch, fCause, fISR)},
+	{kind: KindISRFence, fields: fs(fPartition, fBroker, fFrom, fTo)},
+	{kind: KindReassign, fields: fs(fPartition, fFrom, fTo, fAdding, fRemoving)},
+	{kind: KindReassignDone, fields: fs(fPartition, fTo, fRemoving)},
+	{kind: KindAppend, fields: fs(fPartition, fBroker, fRecord, fOffset, fLeaderEpoch)},
+	{kind: KindRefuse, fields: fs(fPartition, fBroker, fRecord, fErrorCode, fISR, fMinInsyncReplicas)},
+	{kind: KindHW, fields: fs(fPartition, fFromOffset, fToOffset, fReason),
+		optional: fs(fBroker, fFetchOffset), when: func(e *Event) bool { return e.Reason == ReasonFollowerFetch },
+		reasons: []string{ReasonAppend, ReasonLeaderAlone, ReasonNewLeaderAlone, ReasonFollowerFetch, ReasonISRShrink,
+			ReasonReassignmentDone}},
+	{kind: KindHWNewLeader, fields: fs(fPartition, fBroker, fFromOffset, fToOffset)},
+	{kind: KindISRShrink, fields: fs(fPartition, fBroker, fFrom, fTo, fLagTime)},
+	{kind: KindISRExpand, fields: fs(fPartition, fBroker, fFrom, fTo, fLogEndOffset, fHighWatermark)},
+	{kind: KindReplicate, fields: fs(fPartition, fBroker, fLeader, fOffset, fRecords)},
+	{kind: KindTruncate, fields: fs(fPartition, fBroker, fFromOffset, fToOffset, fDivergingEpoch)},
+	{kind: KindCreate, fields: fs(fRecord, fPartition, fKey)},
+	{kind: KindSend, fields: fs(fRecord, fPartition, fBroker, fAttempt)},
+	{kind: KindAck, fields: fs(fRecord, fPartition, fAcks)},
+	{kind: KindReject, fields: fs(fRecord, fPartition, fErrorCode, fRetryBackoff)},
+	{kind: KindFail, fields: fs(fRecord, fPartition, fDeliveryTimeout)},
+	{kind: KindUnknown, fields: fs(fRecord, fPartition)},
+	{kind: KindLost, fields: fs(fRecord, fPartition)},
+	{kind: KindLostOnAck, fields: fs(fRecord, fPartition, fAcks)},
+	{kind: KindConsumerJoin, fields: fs(fGroup, fMember, fGroupEpoch)},
+	{kind: KindConsumerLeaving, fields: fs(fGroup, fMember, fRecord)},
+	{kind: KindConsumerLeave, fields: fs(fGroup, fMember, fGroupEpoch)},
+	{kind: KindConsumerStop, fields: fs(fGroup, fMember)},
+	{kind: KindConsumerFence, fields: fs(fGroup, fMember, fSessionTimeout, fGroupEpoch)},
+	{kind: KindConsumerPartitions, fields: fs(fGroup, fPreviousPartitions, fPartitions, fGroupEpoch)},
+	{kind: KindConsumerTarget, fields: fs(fGroup, fGroupEpoch, fAssignment)},
+	{kind: KindConsumerRelease, fields: fs(fGroup, fMember, fPartition)},
+	{kind: KindConsumerAssign, fields: fs(fGroup, fMember, fPartition, fOffset),
+		optional: fs(fAutoOffsetReset), when: func(e *Event) bool { return e.AutoOffsetReset != "" }},
+	{kind: KindConsumerCommit, fields: fs(fGroup, fMember, fPartition, fOffset, fReason),
+		reasons: []string{ReasonAuto, ReasonRevoke, ReasonLeave}},
+	{kind: KindConsumerFetch, fields: fs(fGroup, fMember, fPartition, fBroker, fOffset, fRecords, fHighWatermark)},
+	{kind: KindConsumerProcess, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord),
+		optional: fs(fReprocessed), when: func(e *Event) bool { return e.Reprocessed }},
+	{kind: KindConsumerReset, fields: fs(fGroup, fMember, fPartition, fBroker, fErrorCode, fFromOffset, fLogEndOffset,
+		fToOffset, fAutoOffsetReset)},
+	{kind: KindShareJoin, fields: fs(fGroup, fMember)},
+	{kind: KindShareLeave, fields: fs(fGroup, fMember)},
+	{kind: KindShareStop, fields: fs(fGroup, fMember)},
+	{kind: KindShareFence, fields: fs(fGroup, fMember, fSessionTimeout)},
+	{kind: KindShareAssign, fields: fs(fGroup, fGroupEpoch, fMembersPerPartition, fAssignment)},
+	{kind: KindShareStart, fields: fs(fGroup, fPartition, fOffset, fAutoOffsetReset)},
+	{kind: KindShareAcquire, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fDeliveryCount, fLockedUntil)},
+	{kind: KindShareProcessed, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fAcknowledgeType)},
+	{kind: KindShareAccept, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fDeliveryCount)},
+	{kind: KindShareAvailable, fields: fs(fGroup, fPartition, fOffset, fRecord, fDeliveryCount, fReason, fMember),
+		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonLeft, ReasonFenced}},
+	{kind: KindShareArchive, fields: fs(fGroup, fPartition, fOffset, fRecord, fDeliveryCount, fReason, fMember),
+		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonRejected, ReasonLeft, ReasonFenced}},
+	{kind: KindShareRefused, fields: fs(fGroup, fMember, fPartition, fOffset, fAcknowledgeType, fErrorCode),
+		optional: fs(fRecord), when: func(e *Event) bool { return e.Record > 0 }},
+	{kind: KindShareSPSO, fields: fs(fGroup, fPartition, fFromOffset, fToOffset)},
+	{kind: KindShareNotLeader, fields: fs(fGroup, fMember, fPartition, fBroker, fErrorCode, fLostAcknowledgements)},
+	{kind: KindShareLost, fields: fs(fGroup, fMember, fPartition, fBroker)},
+}
+
+// specOf returns the spec of kind k, or nil for a kind not in kindFields.
+func specOf(k Kind) *kindSpec {
+	for i := range kindFields {
+		if kindFields[i].kind == k {
+			return &kindFields[i]
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the event as the trace's `events` entries are
+// written: {"kind": …, "text": …} followed by the fields its kind carries,
+// in kindFields order.
+func (e Event) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	put := func(name string, v any) error {
+		j, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		} else {
+			b.WriteByte('{')
+		}
+		b.WriteString(`"` + name + `":`)
+		b.Write(j)
+		return nil
+	}
+	if err := put("kind", string(e.Kind)); err != nil {
+		return nil, err
+	}
+	if err := put("text", e.String()); err != nil {
+		return nil, err
+	}
+	if s := specOf(e.Kind); s != nil {
+		for _, f := range s.fields {
+			if err := put(f.name, f.get(&e)); err != nil {
+				return nil, err
+			}
+		}
+		if s.when != nil && s.when(&e) {
+			for _, f := range s.optional {
+				if err := put(f.name, f.get(&e)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

@@ -58,7 +58,7 @@ func (e *engine) handleFetchResponse(m *message) {
 		e.truncateOnDivergence(p, m.to, r, m.divEpoch, m.divEnd)
 	} else if m.fetchOffset == r.leo() {
 		if len(m.entries) > 0 {
-			ev := Event{Kind: "replicate", Broker: m.to, Partition: p.id, Offset: m.fetchOffset, Value: int64(len(m.entries)), Epoch: m.from, Detail: recordList(m.entries)}
+			ev := Event{Kind: KindReplicate, Broker: m.to, Partition: p.id, Offset: m.fetchOffset, Leader: m.from, Records: recordIDs(m.entries)}
 			r.appendEntries(m.entries)
 			e.emit(ev)
 		}
@@ -90,16 +90,15 @@ func (e *engine) truncateOnDivergence(p *partition, b int, r *replica, divEpoch 
 	before := r.leo()
 	r.truncateTo(to)
 	if r.leo() < before {
-		e.emit(Event{Kind: "truncate", Broker: b, Partition: p.id, Offset: to, Epoch: divEpoch, Value: before})
+		e.emit(Event{Kind: KindTruncate, Broker: b, Partition: p.id, FromOffset: before, ToOffset: to, DivergingEpoch: divEpoch})
 	}
 }
 
-// recordList writes the record ids of es as "3 4 5".
-func recordList(es []Entry) string {
+// recordIDs lists the record ids of es.
+func recordIDs(es []Entry) []int {
 	ids := make([]int, len(es))
 	for i, en := range es {
 		ids[i] = en.Record
 	}
-	s := listString(ids)
-	return s[1 : len(s)-1]
+	return ids
 }

@@ -1,17 +1,22 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // CheckInvariants checks the safety properties of Kafka's replication
 // protocol on every beat of t, the trace Run returned for sc, comparing
 // each beat with the one before. It returns one line per breach, "beat N:
 // what broke", in beat order; nil when all hold. The properties:
 //
+//   - every event is of a known kind, with a reason its kind allows and
+//     its canonical text (checkEventShape);
 //   - one leader per partition per leader epoch;
 //   - the high watermark is at most every ISR member's log end offset;
 //   - a leader's high watermark never decreases within its epoch;
 //   - every change of a partition's high watermark is told: the beat's
-//     high-watermark events for it ("hw", "hw-new-leader"), chained from
+//     high-watermark events for it (KindHW, KindHWNewLeader), chained from
 //     the last beat's value, end at this beat's;
 //   - with acks=all no acknowledged record is ever lost (L): the
 //     high watermark passed it while the ISR met min ISR;
@@ -38,6 +43,9 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 	var maxHW []int64
 	for bi := range t.Beats {
 		b := &t.Beats[bi]
+		for i := range b.Events {
+			checkEventShape(b.Beat, &b.Events[i], bad)
+		}
 		for pi := range b.Partitions {
 			p := &b.Partitions[pi]
 			if pi >= len(maxHW) {
@@ -140,21 +148,37 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 }
 
 // checkHWTold checks that beat b's events tell how partition p's high
-// watermark went from was (the last beat's) to now: each "hw" or
-// "hw-new-leader" event must start where the one before ended, and the
+// watermark went from was (the last beat's) to now: each KindHW or
+// KindHWNewLeader event must start where the one before ended, and the
 // last must end at now.
 func checkHWTold(b *Beat, p int, was, now int64, bad func(int, string, ...any)) {
 	cur := was
-	for _, ev := range b.Happened {
-		if ev.Partition != p || (ev.Kind != "hw" && ev.Kind != "hw-new-leader") {
+	for _, ev := range b.Events {
+		if ev.Partition != p || (ev.Kind != KindHW && ev.Kind != KindHWNewLeader) {
 			continue
 		}
-		if ev.Offset != cur {
-			bad(b.Beat, "p%d event %q starts from high watermark %d, but it was %d", p, ev.String(), ev.Offset, cur)
+		if ev.FromOffset != cur {
+			bad(b.Beat, "p%d event %q starts from high watermark %d, but it was %d", p, ev.String(), ev.FromOffset, cur)
 		}
-		cur = ev.Value
+		cur = ev.ToOffset
 	}
 	if cur != now {
 		bad(b.Beat, "p%d high watermark %d → %d, but the events tell %d → %d", p, was, now, was, cur)
+	}
+}
+
+// checkEventShape checks that an event is of a known kind, gives a reason
+// its kind allows, and has its canonical text.
+func checkEventShape(beat int, ev *Event, bad func(int, string, ...any)) {
+	s := specOf(ev.Kind)
+	if s == nil {
+		bad(beat, "event of unknown kind %q", ev.Kind)
+		return
+	}
+	if (len(s.reasons) > 0 || ev.Reason != "") && !slices.Contains(s.reasons, ev.Reason) {
+		bad(beat, "%s event with reason %q (allowed: %v)", ev.Kind, ev.Reason, s.reasons)
+	}
+	if ev.Text != describe(*ev) {
+		bad(beat, "%s event text %q is not its wording %q", ev.Kind, ev.Text, describe(*ev))
 	}
 }

@@ -34,11 +34,11 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 			}
 			maxHW[p.Partition] = max(maxHW[p.Partition], p.HighWatermark)
 		}
-		for _, ev := range b.Happened {
+		for _, ev := range b.Events {
 			switch ev.Kind {
-			case "consumer-reset":
+			case KindConsumerReset:
 				delete(last, key{ev.Group, ev.Partition})
-			case "consumer-process":
+			case KindConsumerProcess:
 				if ev.Partition >= len(maxHW) || ev.Offset >= maxHW[ev.Partition] {
 					bad(b.Beat, "%s processed p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
 				}
@@ -116,8 +116,8 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 	last := map[recKey]ShareRecord{} // a record's last seen state
 	for bi := range t.Beats {
 		b := &t.Beats[bi]
-		for _, ev := range b.Happened {
-			if ev.Kind == "share-acquire" && (ev.Partition >= len(b.Partitions) || ev.Offset >= b.Partitions[ev.Partition].HighWatermark) {
+		for _, ev := range b.Events {
+			if ev.Kind == KindShareAcquire && (ev.Partition >= len(b.Partitions) || ev.Offset >= b.Partitions[ev.Partition].HighWatermark) {
 				bad(b.Beat, "%s acquired p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
 			}
 		}

@@ -25,6 +25,9 @@ const (
 	errNotEnoughReplicas            = "NOT_ENOUGH_REPLICAS"
 	errNotEnoughReplicasAfterAppend = "NOT_ENOUGH_REPLICAS_AFTER_APPEND"
 	errRequestTimedOut              = "REQUEST_TIMED_OUT"
+	// errInvalidRecordState answers a share acknowledgement of a record
+	// the member does not hold (ShareAcknowledge).
+	errInvalidRecordState = "INVALID_RECORD_STATE"
 )
 
 // message is one request or response crossing the network. It takes one

@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"fmt"
-	"strconv"
-)
+import "fmt"
 
 // partition is one partition of the topic: the controller's view
 // (PartitionRegistration: assignment, leader, leader epoch, ISR) together
@@ -205,9 +202,9 @@ func (p *partition) leaderRep() *replica {
 // offset of every follower in the ISR, and of every follower outside it
 // that is caught up and eligible to join (online); an unknown log end offset
 // (−1) prevents any increase. The high watermark only ever increases. It
-// reports whether it moved; why says what let it move, in words for the
-// event ("broker 2 fetched from offset 3").
-func (e *engine) maybeIncrementLeaderHW(p *partition, why string) bool {
+// reports whether it moved; why says what let it move: its Reason (and,
+// for ReasonFollowerFetch, Broker and FetchOffset) go into the "hw" event.
+func (e *engine) maybeIncrementLeaderHW(p *partition, why Event) bool {
 	if p.leader == 0 || e.isUnderMinIsr(p) {
 		return false
 	}
@@ -229,7 +226,9 @@ func (e *engine) maybeIncrementLeaderHW(p *partition, why string) bool {
 	if cand <= p.hw {
 		return false
 	}
-	e.emit(Event{Kind: "hw", Partition: p.id, Offset: p.hw, Value: cand, Detail: why})
+	ev := why
+	ev.Kind, ev.Partition, ev.FromOffset, ev.ToOffset = KindHW, p.id, p.hw, cand
+	e.emit(ev)
 	p.hw = cand
 	lr.hw = cand
 	return true
@@ -250,7 +249,7 @@ func (e *engine) maybeExpandIsr(p *partition, b int) bool {
 	}
 	old := p.isr
 	p.setISR(append(append([]int{}, p.isr...), b))
-	e.emit(Event{Kind: "isr-expand", Partition: p.id, Broker: b, Offset: rs.leo, Value: p.hw, Detail: isrChange(old, p.isr)})
+	e.emit(Event{Kind: KindISRExpand, Partition: p.id, Broker: b, LogEndOffset: rs.leo, HighWatermark: p.hw, From: old, To: p.isr})
 	return true
 }
 
@@ -278,7 +277,7 @@ func (e *engine) maybeShrinkIsr(p *partition) bool {
 			}
 		}
 		p.isr = keep
-		e.emit(Event{Kind: "isr-shrink", Partition: p.id, Broker: b, Value: int64(e.now - p.remote[b].lastCaughtUpAt), Detail: isrChange(old, keep)})
+		e.emit(Event{Kind: KindISRShrink, Partition: p.id, Broker: b, LagTime: e.now - p.remote[b].lastCaughtUpAt, From: old, To: keep})
 	}
 	return true
 }
@@ -304,7 +303,8 @@ func (e *engine) handleProduce(m *message) {
 		return
 	}
 	if acks == AcksAll && e.isUnderMinIsr(p) {
-		e.emit(Event{Kind: "refuse", Broker: m.to, Partition: p.id, Record: m.record, Value: int64(e.effectiveMinIsr(p)), Detail: listString(p.isr)})
+		e.emit(Event{Kind: KindRefuse, Broker: m.to, Partition: p.id, Record: m.record, ErrorCode: errNotEnoughReplicas,
+			ISR: p.isr, MinInsyncReplicas: e.effectiveMinIsr(p)})
 		reply.errCode = errNotEnoughReplicas
 		e.send(reply)
 		e.prod.onAnswering(e, m.record, m.attempt, false)
@@ -313,11 +313,11 @@ func (e *engine) handleProduce(m *message) {
 	lr := p.reps[p.leader]
 	off := lr.leo()
 	lr.appendEntries([]Entry{{Record: m.record, Epoch: p.epoch}})
-	e.emit(Event{Kind: "append", Broker: m.to, Partition: p.id, Record: m.record, Offset: off, Epoch: p.epoch})
+	e.emit(Event{Kind: KindAppend, Broker: m.to, Partition: p.id, Record: m.record, Offset: off, LeaderEpoch: p.epoch})
 	e.prod.onAppended(e, m.record, off)
-	why := ""
+	why := Event{Reason: ReasonAppend}
 	if len(p.isr) == 1 {
-		why = "the ISR is the leader alone"
+		why.Reason = ReasonLeaderAlone
 	}
 	e.maybeIncrementLeaderHW(p, why)
 	switch acks {
@@ -415,7 +415,7 @@ func (e *engine) updateFollowerFetchState(p *partition, b int, fetchOffset, lead
 	// end offset.
 	expanded := e.maybeExpandIsr(p, b)
 	if prevLEO != rs.leo || expanded {
-		e.maybeIncrementLeaderHW(p, "broker "+strconv.Itoa(b)+" fetched from offset "+strconv.FormatInt(fetchOffset, 10))
+		e.maybeIncrementLeaderHW(p, Event{Reason: ReasonFollowerFetch, Broker: b, FetchOffset: fetchOffset})
 	}
 }
 
@@ -428,7 +428,7 @@ func (e *engine) stepLeaders() {
 			continue
 		}
 		if e.maybeShrinkIsr(p) {
-			e.maybeIncrementLeaderHW(p, "the ISR no longer waits for the replica it dropped")
+			e.maybeIncrementLeaderHW(p, Event{Reason: ReasonISRShrink})
 		}
 		e.maybeCompleteParked(p)
 	}
@@ -455,9 +455,4 @@ func listString(xs []int) string {
 		b = fmt.Appendf(b, "%d", x)
 	}
 	return string(append(b, ']'))
-}
-
-// isrChange writes "OLD → NEW" for an ISR change event.
-func isrChange(old, cur []int) string {
-	return listString(old) + " → " + listString(cur)
 }

@@ -67,12 +67,12 @@ func (e *engine) stepProducer() {
 			stage: stageQueued, offset: -1, settledAt: -1, ackedAt: -1}
 		e.records = append(e.records, r)
 		pr.open = append(pr.open, r)
-		e.emit(Event{Kind: "create", Record: r.id, Partition: r.part, Detail: key})
+		e.emit(Event{Kind: KindCreate, Record: r.id, Partition: r.part, Key: key})
 	}
 	for _, r := range pr.open {
 		if r.outcome == "" && !r.outstanding && e.now-r.createdAt >= pc.DeliveryTimeout {
 			e.settle(r, OutcomeF)
-			e.emit(Event{Kind: "fail", Record: r.id, Partition: r.part, Value: int64(pc.DeliveryTimeout)})
+			e.emit(Event{Kind: KindFail, Record: r.id, Partition: r.part, DeliveryTimeout: pc.DeliveryTimeout})
 		}
 	}
 	for _, r := range pr.open {
@@ -109,7 +109,7 @@ func (e *engine) maybeSendRecord(r *record) bool {
 	r.outstanding, r.positive = true, false
 	r.stage = stageSending
 	e.send(message{kind: msgProduce, from: 0, to: p.leader, part: p.id, record: r.id, attempt: r.attempt})
-	e.emit(Event{Kind: "send", Record: r.id, Partition: p.id, Broker: p.leader, Value: int64(r.attempt)})
+	e.emit(Event{Kind: KindSend, Record: r.id, Partition: p.id, Broker: p.leader, Attempt: r.attempt})
 	if e.sc.Producer.Acks == AcksNone {
 		r.outstanding = false
 		e.settle(r, OutcomeSent)
@@ -172,16 +172,16 @@ func (e *engine) handleProduceResponse(m *message) {
 		r.ackedAt = e.now
 		if r.lost {
 			e.settle(r, OutcomeL)
-			e.emit(Event{Kind: "lost-on-ack", Record: r.id, Partition: r.part, Detail: e.sc.Producer.Acks.String()})
+			e.emit(Event{Kind: KindLostOnAck, Record: r.id, Partition: r.part, Acks: e.sc.Producer.Acks.String()})
 			return
 		}
 		e.settle(r, OutcomeAcked)
-		e.emit(Event{Kind: "ack", Record: r.id, Partition: r.part, Detail: e.sc.Producer.Acks.String()})
+		e.emit(Event{Kind: KindAck, Record: r.id, Partition: r.part, Acks: e.sc.Producer.Acks.String()})
 		return
 	}
 	r.stage = stageBackoff
 	r.retryAt = e.now + e.sc.Producer.RetryBackoff
-	e.emit(Event{Kind: "reject", Record: r.id, Partition: r.part, Detail: m.errCode, Value: int64(e.sc.Producer.RetryBackoff)})
+	e.emit(Event{Kind: KindReject, Record: r.id, Partition: r.part, ErrorCode: m.errCode, RetryBackoff: e.sc.Producer.RetryBackoff})
 }
 
 // onLeaderChange settles U every record of p whose request is outstanding
@@ -192,7 +192,7 @@ func (pr *producer) onLeaderChange(e *engine, p *partition) {
 		if r.part == p.id && r.outcome == "" && r.outstanding && !r.positive {
 			r.outstanding = false
 			e.settle(r, OutcomeU)
-			e.emit(Event{Kind: "unknown", Record: r.id, Partition: p.id})
+			e.emit(Event{Kind: KindUnknown, Record: r.id, Partition: p.id})
 		}
 	}
 }
@@ -218,7 +218,7 @@ func (pr *producer) onNewLeaderLog(e *engine, p *partition) {
 			r.outcome = OutcomeL
 			r.settledAt = e.now
 			pr.lost = append(pr.lost, r)
-			e.emit(Event{Kind: "lost", Record: r.id, Partition: p.id})
+			e.emit(Event{Kind: KindLost, Record: r.id, Partition: p.id})
 		} else {
 			r.lost = true
 		}

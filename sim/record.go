@@ -1,20 +1,23 @@
 package sim
 
+import "slices"
+
 // This file is step 6 of a beat: it records the engine's state as the
 // trace's Beat (brokers, partitions, the producer rail, consumer and share
 // groups) and, after the last beat, every record's fate. The engine never
 // reads what it recorded.
-
-import "slices"
 
 // record captures the state at the end of the current beat. Logs, ISRs and
 // assignments are shared with the engine: the engine never changes a slice
 // it has handed out (logs only grow past the recorded length and are copied
 // on truncation; ISR and assignment slices are replaced, never edited).
 func (e *engine) record() Beat {
-	b := Beat{Beat: e.now, Happened: e.events, Events: make([]string, len(e.events))}
-	for i, ev := range e.events {
-		b.Events[i] = ev.String()
+	b := Beat{Beat: e.now, Events: e.events}
+	if b.Events == nil {
+		b.Events = noEvents
+	}
+	for i := range b.Events {
+		b.Events[i].Text = describe(b.Events[i])
 	}
 	e.events = nil
 	b.Brokers = make([]Broker, 0, len(e.brokers)-1)

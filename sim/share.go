@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // This file is the share-group engine (KIP-932, Kafka 4.1): membership and
 // the SimpleAssignor target (share_assignor.go), the share-partition state
@@ -238,7 +235,7 @@ func (e *engine) applyShareEvent(ev TimelineEvent) bool {
 		for _, g := range e.groups.share.groups {
 			if g.cfg.ID == ev.Group {
 				m := g.addMember()
-				e.emit(Event{Kind: "share-join", Partition: -1, Group: g.cfg.ID, Member: m.name})
+				e.emit(Event{Kind: KindShareJoin, Partition: -1, Group: g.cfg.ID, Member: m.name})
 				e.rebalanceShare(g, "")
 				return true
 			}
@@ -246,8 +243,8 @@ func (e *engine) applyShareEvent(ev TimelineEvent) bool {
 	case EventLeave:
 		if g, m := e.findShareMember(ev.Member); m != nil {
 			if !m.gone {
-				e.emit(Event{Kind: "share-leave", Partition: -1, Group: g.cfg.ID, Member: m.name})
-				e.removeShareMember(g, m, "left the group")
+				e.emit(Event{Kind: KindShareLeave, Partition: -1, Group: g.cfg.ID, Member: m.name})
+				e.removeShareMember(g, m, ReasonLeft)
 			}
 			return true
 		}
@@ -255,7 +252,7 @@ func (e *engine) applyShareEvent(ev TimelineEvent) bool {
 		if _, m := e.findShareMember(ev.Member); m != nil {
 			if !m.gone && !m.stopped {
 				m.stopped, m.stoppedAt = true, e.now
-				e.emit(Event{Kind: "share-stop", Partition: -1, Group: e.groupOf(m), Member: m.name})
+				e.emit(Event{Kind: KindShareStop, Partition: -1, Group: e.groupOf(m), Member: m.name})
 			}
 			return true
 		}
@@ -272,7 +269,7 @@ func (e *engine) groupOf(m *shareMember) string {
 // removeShareMember takes m out of g (leave or fence): the records it holds
 // are released (SharePartition.releaseAcquiredRecords: back to available,
 // delivery count unchanged, archived at the limit), its parked fetches
-// dropped, and the group rebalances.
+// dropped, and the group rebalances. why is ReasonLeft or ReasonFenced.
 func (e *engine) removeShareMember(g *shareGroup, m *shareMember, why string) {
 	m.gone = true
 	for _, sp := range g.parts {
@@ -282,7 +279,7 @@ func (e *engine) removeShareMember(g *shareGroup, m *shareMember, why string) {
 		sp.dropWaiting(m.name)
 		for i, r := range sp.window {
 			if r.state == ShareAcquired && r.member == m.name {
-				e.releaseRecord(g, sp, sp.spso+int64(i), r, "released: "+m.name+" "+why)
+				e.releaseRecord(g, sp, sp.spso+int64(i), r, why, m.name)
 			}
 		}
 		e.maybeAdvanceSPSO(g, sp)
@@ -308,20 +305,16 @@ func (e *engine) rebalanceShare(g *shareGroup, gone string) {
 	}
 	g.nparts = len(e.parts)
 	target := simpleAssign(len(live), len(e.parts), old)
-	var parts []string
+	assignment := make([]MemberPartitions, len(live))
 	for i, m := range live {
 		m.assigned = target[i]
 		for _, q := range m.assigned {
 			e.startSharePartition(g, q)
 		}
-		parts = append(parts, m.name+" "+listString(m.assigned))
+		assignment[i] = MemberPartitions{Member: m.name, Partitions: m.assigned}
 	}
-	detail := strings.Join(parts, ", ")
-	if detail == "" {
-		detail = "no members"
-	}
-	e.emit(Event{Kind: "share-assign", Partition: -1, Group: g.cfg.ID, Epoch: g.epoch,
-		Value: int64(desiredSharing(len(live), len(e.parts))), Detail: detail})
+	e.emit(Event{Kind: KindShareAssign, Partition: -1, Group: g.cfg.ID, GroupEpoch: g.epoch,
+		MembersPerPartition: desiredSharing(len(live), len(e.parts)), Assignment: assignment})
 }
 
 // handleShareMessage handles a share-group message in step 3 — a
@@ -366,8 +359,8 @@ func (e *engine) stepShareGroups() {
 	for _, g := range e.groups.share.groups {
 		for _, m := range g.members {
 			if !m.gone && m.stopped && e.now-m.stoppedAt >= shareSessionTimeout {
-				e.emit(Event{Kind: "share-fence", Partition: -1, Group: g.cfg.ID, Member: m.name, Value: shareSessionTimeout})
-				e.removeShareMember(g, m, "was fenced")
+				e.emit(Event{Kind: KindShareFence, Partition: -1, Group: g.cfg.ID, Member: m.name, SessionTimeout: shareSessionTimeout})
+				e.removeShareMember(g, m, ReasonFenced)
 			}
 		}
 		if g.liveMembers() > 0 && g.nparts != len(e.parts) {
@@ -422,8 +415,8 @@ func (e *engine) stepShareMember(g *shareGroup, m *shareMember) {
 			typ = ackRelease
 		}
 		m.acks[h.part] = append(m.acks[h.part], shareAck{offset: h.offset, typ: typ})
-		e.emit(Event{Kind: "share-processed", Partition: h.part, Group: g.cfg.ID, Member: m.name, Offset: h.offset,
-			Record: h.record, Detail: typ.String()})
+		e.emit(Event{Kind: KindShareProcessed, Partition: h.part, Group: g.cfg.ID, Member: m.name, Offset: h.offset,
+			Record: h.record, AcknowledgeType: typ.String()})
 		part := h.part
 		m.queue = m.queue[1:]
 		if !m.holdsFrom(part) {
@@ -435,7 +428,7 @@ func (e *engine) stepShareMember(g *shareGroup, m *shareMember) {
 		if s.state == slotSent && s.sentAt < e.now {
 			// Not parked, not answered: the request was lost with its
 			// broker. The acknowledgements it carried are lost too.
-			e.emit(Event{Kind: "share-lost", Partition: q, Group: g.cfg.ID, Member: m.name, Broker: s.broker})
+			e.emit(Event{Kind: KindShareLost, Partition: q, Group: g.cfg.ID, Member: m.name, Broker: s.broker})
 			s.state = slotIdle
 		}
 		if s.state != slotIdle {

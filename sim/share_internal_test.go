@@ -172,7 +172,7 @@ func TestShareAckTypes(t *testing.T) {
 	}
 	var kinds []string
 	for _, ev := range e.events {
-		kinds = append(kinds, ev.Kind)
+		kinds = append(kinds, string(ev.Kind))
 	}
 	want := []string{"share-start", "share-assign", "share-refused", "share-accept", "share-archive", "share-available",
 		"share-accept", "share-spso", "share-archive", "share-spso"}

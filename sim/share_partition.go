@@ -53,7 +53,7 @@ func (e *engine) startSharePartition(g *shareGroup, q int) {
 	if g.cfg.ShareAutoOffsetReset == "latest" {
 		sp.spso = e.parts[q].hw
 	}
-	e.emit(Event{Kind: "share-start", Partition: q, Group: g.cfg.ID, Offset: sp.spso, Detail: g.cfg.ShareAutoOffsetReset})
+	e.emit(Event{Kind: KindShareStart, Partition: q, Group: g.cfg.ID, Offset: sp.spso, AutoOffsetReset: g.cfg.ShareAutoOffsetReset})
 }
 
 // at returns the in-flight record at offset o, or nil.
@@ -78,19 +78,18 @@ func (sp *sharePartition) dropWaiting(member string) {
 
 // releaseRecord returns an acquired record to available, or archives it
 // when its delivery count has reached the limit (InFlightState: a record
-// at the limit never becomes available again).
-func (e *engine) releaseRecord(g *shareGroup, sp *sharePartition, off int64, r *inflight, why string) {
+// at the limit never becomes available again). why is the Reason of the
+// event and member the member it was released from.
+func (e *engine) releaseRecord(g *shareGroup, sp *sharePartition, off int64, r *inflight, why, member string) {
 	r.member = ""
 	r.lockEnd = 0
-	if r.count >= g.cfg.DeliveryCountLimit {
-		r.state = ShareArchived
-		e.emit(Event{Kind: "share-archive", Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
-			Value: int64(r.count), Detail: why})
-		return
-	}
+	kind := KindShareAvailable
 	r.state = ShareAvailable
-	e.emit(Event{Kind: "share-available", Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
-		Value: int64(r.count), Detail: why})
+	if r.count >= g.cfg.DeliveryCountLimit {
+		kind, r.state = KindShareArchive, ShareArchived
+	}
+	e.emit(Event{Kind: kind, Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
+		DeliveryCount: r.count, Reason: why, Member: member})
 }
 
 // expireLocks releases every record of sp whose acquisition lock ran out
@@ -98,7 +97,7 @@ func (e *engine) releaseRecord(g *shareGroup, sp *sharePartition, off int64, r *
 func (e *engine) expireLocks(g *shareGroup, sp *sharePartition) {
 	for i, r := range sp.window {
 		if r.state == ShareAcquired && r.lockEnd <= e.now {
-			e.releaseRecord(g, sp, sp.spso+int64(i), r, "lock of "+r.member+" expired")
+			e.releaseRecord(g, sp, sp.spso+int64(i), r, ReasonLockExpired, r.member)
 		}
 	}
 	e.maybeAdvanceSPSO(g, sp)
@@ -123,7 +122,7 @@ func (e *engine) maybeAdvanceSPSO(g *shareGroup, sp *sharePartition) {
 	old := sp.spso
 	sp.spso += int64(n)
 	sp.window = append([]*inflight(nil), sp.window[n:]...)
-	e.emit(Event{Kind: "share-spso", Partition: sp.id, Group: g.cfg.ID, Offset: old, Value: sp.spso})
+	e.emit(Event{Kind: KindShareSPSO, Partition: sp.id, Group: g.cfg.ID, FromOffset: old, ToOffset: sp.spso})
 }
 
 // terminal reports whether a record state is final.
@@ -142,8 +141,8 @@ func (e *engine) handleShareRequest(g *shareGroup, mem *shareMember, m *message)
 				share: &shareMsg{response: true, errCode: errNotLeaderOrFollower}})
 			mem.slots[m.part].state = slotAnswered
 		}
-		e.emit(Event{Kind: "share-not-leader", Partition: m.part, Group: g.cfg.ID, Member: mem.name, Broker: m.to,
-			Value: int64(len(m.share.acks))})
+		e.emit(Event{Kind: KindShareNotLeader, Partition: m.part, Group: g.cfg.ID, Member: mem.name, Broker: m.to,
+			ErrorCode: errNotLeaderOrFollower, LostAcknowledgements: len(m.share.acks)})
 		return
 	}
 	if m.part >= len(g.parts) || !g.parts[m.part].started {
@@ -171,21 +170,21 @@ func (e *engine) applyShareAck(g *shareGroup, sp *sharePartition, mem *shareMemb
 		if r != nil {
 			rec = r.record
 		}
-		e.emit(Event{Kind: "share-refused", Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: a.offset,
-			Record: rec, Detail: a.typ.String()})
+		e.emit(Event{Kind: KindShareRefused, Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: a.offset,
+			Record: rec, AcknowledgeType: a.typ.String(), ErrorCode: errInvalidRecordState})
 		return
 	}
 	switch a.typ {
 	case ackAccept:
 		r.state, r.member, r.lockEnd, r.finisher = ShareAcknowledged, "", 0, mem.name
-		e.emit(Event{Kind: "share-accept", Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: a.offset,
-			Record: r.record, Value: int64(r.count)})
+		e.emit(Event{Kind: KindShareAccept, Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: a.offset,
+			Record: r.record, DeliveryCount: r.count})
 	case ackRelease:
-		e.releaseRecord(g, sp, a.offset, r, "released by "+mem.name)
+		e.releaseRecord(g, sp, a.offset, r, ReasonReleased, mem.name)
 	case ackReject:
 		r.state, r.member, r.lockEnd = ShareArchived, "", 0
-		e.emit(Event{Kind: "share-archive", Partition: sp.id, Group: g.cfg.ID, Offset: a.offset, Record: r.record,
-			Value: int64(r.count), Detail: "rejected by " + mem.name})
+		e.emit(Event{Kind: KindShareArchive, Partition: sp.id, Group: g.cfg.ID, Offset: a.offset, Record: r.record,
+			DeliveryCount: r.count, Reason: ReasonRejected, Member: mem.name})
 	}
 }
 
@@ -231,8 +230,8 @@ func (e *engine) acquireShare(g *shareGroup, sp *sharePartition, mem *shareMembe
 		r.count++
 		r.lockEnd = e.now + g.cfg.RecordLockDuration
 		got = append(got, heldRecord{part: sp.id, offset: off, record: r.record, count: r.count})
-		e.emit(Event{Kind: "share-acquire", Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: off,
-			Record: r.record, Value: int64(r.count), Epoch: r.lockEnd})
+		e.emit(Event{Kind: KindShareAcquire, Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: off,
+			Record: r.record, DeliveryCount: r.count, LockedUntil: r.lockEnd})
 	}
 	for i, r := range sp.window {
 		off := sp.spso + int64(i)

@@ -51,8 +51,8 @@ func shareDirective(t *testing.T, d *datadriven.TestData, tr *sim.Trace) (string
 // writeShares prints one beat's share-group events and state.
 func writeShares(b *strings.Builder, bt *sim.Beat) {
 	fmt.Fprintf(b, "beat %d\n", bt.Beat)
-	for _, ev := range bt.Happened {
-		if strings.HasPrefix(ev.Kind, "share-") || ev.Kind == "hw" || ev.Kind == "crash" || ev.Kind == "restart" ||
+	for _, ev := range bt.Events {
+		if strings.HasPrefix(string(ev.Kind), "share-") || ev.Kind == "hw" || ev.Kind == "crash" || ev.Kind == "restart" ||
 			ev.Kind == "leader" || ev.Kind == "offline" || ev.Kind == "add-partitions" ||
 			ev.Kind == "isr-shrink" || ev.Kind == "isr-expand" || ev.Kind == "pause" || ev.Kind == "resume" {
 			fmt.Fprintf(b, "  %s\n", ev)
@@ -98,8 +98,8 @@ func lifeReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string {
 	var holders []string
 	for i := 0; i <= until && i < len(tr.Beats); i++ {
 		bt := &tr.Beats[i]
-		for _, ev := range bt.Happened {
-			if !strings.HasPrefix(ev.Kind, "share-") || ev.Partition != part || ev.Offset != off {
+		for _, ev := range bt.Events {
+			if !strings.HasPrefix(string(ev.Kind), "share-") || ev.Partition != part || ev.Offset != off {
 				continue
 			}
 			if ev.Group != group && !strings.HasPrefix(ev.Member, group+"-") {
@@ -291,8 +291,8 @@ func TestRandomShareScenarios(t *testing.T) {
 			continue
 		}
 		for _, b := range tr.Beats {
-			for _, ev := range b.Happened {
-				seen[ev.Kind]++
+			for _, ev := range b.Events {
+				seen[string(ev.Kind)]++
 			}
 		}
 	}

@@ -20,15 +20,27 @@ type Trace struct {
 // Beat is the recorded state at the end of one beat.
 type Beat struct {
 	Beat int `json:"beat"`
-	// Events is the canonical text of Happened, one string per event.
-	Events []string `json:"events"`
-	// Happened holds the same events in structured form (for renderers).
-	Happened   []Event     `json:"-"`
+	// Events is what happened during the beat, in the order it happened;
+	// each event has its kind, its canonical sentence and the fields its
+	// kind carries (see Event).
+	Events     []Event     `json:"events"`
 	Brokers    []Broker    `json:"brokers"`
 	Partitions []Partition `json:"partitions"`
 	Producer   Producer    `json:"producer"`
 	// Groups holds consumer groups then share groups, each in fence order.
 	Groups []Group `json:"groups"`
+}
+
+// noEvents is the shared, never-modified empty event list.
+var noEvents = []Event{}
+
+// Texts returns the canonical sentence of each of the beat's events.
+func (b *Beat) Texts() []string {
+	out := make([]string, len(b.Events))
+	for i := range b.Events {
+		out[i] = b.Events[i].String()
+	}
+	return out
 }
 
 // Broker is one broker's liveness at a beat.

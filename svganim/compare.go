@@ -142,7 +142,7 @@ func compareCaption(bi int, names [2]string, a, b *sim.Trace) string {
 		case len(t.Beats[bi].Events) == 0:
 			parts[i] = names[i] + ": no events"
 		default:
-			parts[i] = names[i] + ": " + strings.Join(t.Beats[bi].Events, "; ")
+			parts[i] = names[i] + ": " + strings.Join(t.Beats[bi].Texts(), "; ")
 		}
 	}
 	return "beat " + itoa(bi) + " — " + parts[0] + " /\n" + parts[1]

@@ -210,11 +210,11 @@ func (s *scene) memo() *consumerMemo {
 				c.most[k] = max(c.most[k], len(m.Partitions)+len(m.Assigning))
 			}
 		}
-		for _, ev := range b.Happened {
-			if ev.Kind == "consumer-leave" || ev.Kind == "consumer-fence" {
+		for _, ev := range b.Events {
+			if ev.Kind == sim.KindConsumerLeave || ev.Kind == sim.KindConsumerFence {
 				k := ev.Group + "\x00" + ev.Member
 				c.gone[k] = bi
-				c.fence[k] = ev.Kind == "consumer-fence"
+				c.fence[k] = ev.Kind == sim.KindConsumerFence
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package svganim
 import (
 	"strings"
 	"testing"
+
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // consumerStory is a consumer group that goes through every member state:
@@ -89,11 +91,11 @@ func checkConsumerRows(t *testing.T, src string) {
 				// not a member now: only a note saying why
 				want := "not joined yet"
 				for b := 0; b <= bi; b++ {
-					for _, ev := range tr.Beats[b].Happened {
-						if ev.Member == mr.Member && ev.Kind == "consumer-leave" {
+					for _, ev := range tr.Beats[b].Events {
+						if ev.Member == mr.Member && ev.Kind == sim.KindConsumerLeave {
 							want = "left at beat " + itoa(b)
 						}
-						if ev.Member == mr.Member && ev.Kind == "consumer-fence" {
+						if ev.Member == mr.Member && ev.Kind == sim.KindConsumerFence {
 							want = "fenced at beat " + itoa(b)
 						}
 					}

@@ -108,7 +108,7 @@ func caption(b *sim.Beat) string {
 	if len(b.Events) == 0 {
 		return "beat " + itoa(b.Beat) + " — no events"
 	}
-	return "beat " + itoa(b.Beat) + " — " + strings.Join(b.Events, "; ")
+	return "beat " + itoa(b.Beat) + " — " + strings.Join(b.Texts(), "; ")
 }
 
 type figData struct {

@@ -8,7 +8,7 @@ import "github.com/kafkaflow/kflowgen/sim"
 type story struct{ t *sim.Trace }
 
 func newStory(id, title string, keys []string, brokers, partitions int, replicas [][]int) *story {
-	b := sim.Beat{Beat: 0, Events: []string{}}
+	b := sim.Beat{Beat: 0, Events: []sim.Event{}}
 	for i := 1; i <= brokers; i++ {
 		b.Brokers = append(b.Brokers, sim.Broker{Broker: i, Online: true})
 	}
@@ -23,10 +23,15 @@ func newStory(id, title string, keys []string, brokers, partitions int, replicas
 }
 
 // next appends a beat that copies the last one (deeply enough that
-// changes do not leak backwards) and returns it for editing.
+// changes do not leak backwards) and returns it for editing. Each event is
+// given by its text alone (no kind): the renderer draws from state and
+// only captions read events.
 func (s *story) next(events ...string) *sim.Beat {
 	prev := s.t.Beats[len(s.t.Beats)-1]
-	b := sim.Beat{Beat: prev.Beat + 1, Events: append([]string{}, events...)}
+	b := sim.Beat{Beat: prev.Beat + 1, Events: []sim.Event{}}
+	for _, text := range events {
+		b.Events = append(b.Events, sim.Event{Text: text})
+	}
 	b.Brokers = append(b.Brokers, prev.Brokers...)
 	for _, p := range prev.Partitions {
 		q := p

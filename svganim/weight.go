@@ -137,7 +137,7 @@ func Delta(t *sim.Trace) []byte {
 		cur := &t.Beats[i]
 		b.WriteString("@" + strconv.Itoa(cur.Beat))
 		deltaBeat(&b, prev, cur)
-		b.WriteString("|" + strings.Join(cur.Events, "|") + "\n")
+		b.WriteString("|" + strings.Join(cur.Texts(), "|") + "\n")
 		prev = cur
 	}
 	return []byte(b.String())

@@ -30,7 +30,7 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "sim FILE",
 		Short: "Print one scenario's trace as JSON",
 		Long: "sim runs one scenario through the engine and prints its trace as JSON: the state of every\n" +
-			"partition and replica after each beat, each beat's events in words, and every record's fate.\n" +
+			"partition and replica after each beat, each beat's events (kind, text and fields), and every record's fate.\n" +
 			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
 			"holding one bare scenario. Failed expect: entries are printed to stderr and exit with 1.",
 		Args: cobra.ExactArgs(1),
