@@ -31,9 +31,11 @@ func (a Acks) String() string {
 
 // Scenario is one parsed kflow fence: a small cluster, its settings and a
 // timeline of events, run for Beats beats. Every time setting counts beats
-// and drops Kafka's ".ms" suffix. Defaults are filled in by the parser
-// (package sim/scenario) or by Defaults; Run expects a scenario that
-// Validate accepts.
+// and drops Kafka's ".ms" suffix. The parser (package sim/scenario) fills
+// every setting a fence leaves out with its default (the Default*
+// constants of defaults.go) and checks the limits; Run expects a scenario
+// the parser accepted, and a scenario built in Go must set every field
+// itself.
 type Scenario struct {
 	// ID is unique on a page and names the figure in deep links
 	// ("#ID@BEAT"). Title is shown above the figure.

@@ -131,13 +131,13 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 	return pg, errs
 }
 
-// hasFrontMatter reports whether src opens with a --- line that a later
-// --- line closes.
 // MaxPageTitle is the longest page title, in characters (the front
 // matter's title heads the page, names it in the contents and the browser
 // tab); a figure's title has the same limit (scenario title).
 const MaxPageTitle = 120
 
+// hasFrontMatter reports whether src opens with a --- line that a later
+// --- line closes.
 func hasFrontMatter(src []byte) bool {
 	lines := bytes.Split(src, []byte("\n"))
 	if len(lines) == 0 || string(bytes.TrimRight(lines[0], " \r")) != "---" {
