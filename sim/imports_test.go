@@ -24,6 +24,7 @@ var allowedImports = map[string]bool{
 	"slices":        true,
 	"strconv":       true,
 	"strings":       true,
+	"unicode/utf8":  true,
 }
 
 // TestStandardLibraryOnly parses every non-test Go file of package sim and
