@@ -13,9 +13,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/serve"
 	"github.com/kafkaflow/kflowgen/sim"
-	"github.com/kafkaflow/kflowgen/sim/scenario"
 	"github.com/kafkaflow/kflowgen/site"
 	"github.com/kafkaflow/kflowgen/svganim"
 )
@@ -204,55 +204,48 @@ func Run(o Options) (*Report, error) {
 		r.Gzip += GzipSize(f.Data)
 	}
 
-	scs, err := guideScenarios(o.Content)
-	if err != nil {
-		return nil, err
-	}
-	// Weigh the figures in site order, drawing each as the build did; the
-	// markup must be the build's, byte for byte in length at least.
-	var all []*sim.Scenario
+	// Weigh the figures and time the engine on what the first build
+	// computed: its scenarios, traces and markup, nothing derived again.
+	var runs []*fence.Result
 	for _, f := range s.Figures {
-		g, ok := scs[f.ID]
-		if !ok {
-			return nil, fmt.Errorf("figure %s of %s: not found among the content's fences", f.ID, f.Page)
+		if f.Run == nil || f.Run.HTML == nil {
+			return nil, fmt.Errorf("figure %s of %s: the build kept no run of it", f.ID, f.Page)
 		}
-		fig, w, err := g.draw()
-		if err != nil {
-			return nil, fmt.Errorf("%s: figure %s: %w", g.page, g.id, err)
-		}
-		if len(fig) != f.Bytes {
-			return nil, fmt.Errorf("figure %s: drawn again it has %d bytes, the build's has %d", f.ID, len(fig), f.Bytes)
-		}
-		r.Weights = append(r.Weights, FigureWeight{Page: f.Page, ID: f.ID, Weight: w})
-		all = append(all, g.sc)
-		if g.variant != nil {
-			all = append(all, g.variant)
-		}
+		r.Weights = append(r.Weights, FigureWeight{Page: f.Page, ID: f.ID, Weight: weigh(f.Run)})
+		runs = append(runs, f.Run)
 	}
-	r.Engine = engineSpeed(all, o.EngineTime)
+	r.Engine = engineSpeed(runs, o.EngineTime)
 
 	if o.SkipLimits {
 		return r, nil
 	}
-	limits, perrs := scenario.Parse(LimitsFence())
-	if perrs != nil {
-		return nil, fmt.Errorf("the limits scenario: %w", perrs)
-	}
-	r.LimitsEngine = engineSpeed([]*sim.Scenario{limits}, o.EngineTime)
 	lopts := site.Options{Content: fstest.MapFS{LimitsPath: {Data: LimitsPage()}}, ContentName: "limits"}
-	if r.LimitsBuild, err = timeRuns(o.Runs, func() (time.Duration, error) {
-		_, d, err := build(lopts)
+	var ls *site.Site
+	if r.LimitsBuild, err = timeRuns(o.Runs, func() (d time.Duration, err error) {
+		ls, d, err = build(lopts)
 		return d, err
 	}); err != nil {
 		return nil, err
 	}
-	lt := sim.Run(limits)
-	lfig, err := svganim.Figure(lt, svganim.Options{ID: site.FigureID(site.Slug(LimitsPath), limits.ID)})
-	if err != nil {
-		return nil, fmt.Errorf("the limits scenario's figure: %w", err)
+	if len(ls.Figures) != 1 || ls.Figures[0].Run == nil {
+		return nil, errors.New("the limits page: want one figure, computed")
 	}
-	r.LimitsWeight = svganim.Measure(lt, lfig)
+	lrun := ls.Figures[0].Run
+	r.LimitsEngine = engineSpeed([]*fence.Result{lrun}, o.EngineTime)
+	r.LimitsWeight = weigh(lrun)
 	return r, nil
+}
+
+// weigh measures a built figure against its information bound. A
+// side-by-side figure's bound is the gzip size of both traces' deltas, one
+// after the other: it shows both.
+func weigh(run *fence.Result) svganim.Weight {
+	w := svganim.Measure(run.Trace, run.HTML)
+	if run.Compare != nil {
+		w.Beats = max(len(run.Trace.Beats), len(run.CompareTrace.Beats))
+		w.Bound = GzipSize(append(svganim.Delta(run.Trace), svganim.Delta(run.CompareTrace)...))
+	}
+	return w
 }
 
 // timeRuns runs f n times and returns the median and fastest wall time
@@ -274,16 +267,29 @@ func timeRuns(n int, f func() (time.Duration, error)) (Timing, error) {
 	return Timing{Median: ds[len(ds)/2], Min: ds[0], CPU: cpu[len(cpu)/2]}, nil
 }
 
-// engineSpeed runs every scenario in turn until at least d has passed.
-func engineSpeed(scs []*sim.Scenario, d time.Duration) (s Speed) {
+// engineSpeed runs every scenario of runs (both runs of a fence with
+// compare:) in turn until at least d has passed; the record-beats of each
+// come from the trace the build recorded.
+func engineSpeed(runs []*fence.Result, d time.Duration) (s Speed) {
+	var scs []*sim.Scenario
+	var recordBeats []int
+	for _, run := range runs {
+		for _, x := range []struct {
+			sc *sim.Scenario
+			t  *sim.Trace
+		}{{run.Scenario, run.Trace}, {run.Compare, run.CompareTrace}} {
+			if x.sc == nil {
+				continue
+			}
+			n := 0
+			for _, rec := range x.t.Records {
+				n += x.sc.Beats - rec.CreatedAt + 1
+			}
+			scs, recordBeats = append(scs, x.sc), append(recordBeats, n)
+		}
+	}
 	if len(scs) == 0 {
 		return s
-	}
-	recordBeats := make([]int, len(scs))
-	for i, sc := range scs {
-		for _, rec := range sim.Run(sc).Records {
-			recordBeats[i] += sc.Beats - rec.CreatedAt + 1
-		}
 	}
 	start, c := time.Now(), cpuTime()
 	defer func() { s.CPU = cpuTime() - c }()
@@ -306,58 +312,4 @@ func GzipSize(b []byte) int {
 	_, _ = z.Write(b) // writes into memory cannot fail
 	_ = z.Close()
 	return buf.Len()
-}
-
-// guideFigure is one fence of the guide, parsed and run; a fence with a
-// compare run has its second scenario and trace too.
-type guideFigure struct {
-	page, id    string
-	sc, variant *sim.Scenario
-	trace, vt   *sim.Trace
-}
-
-// draw draws the figure as the build does and weighs it. A side-by-side
-// figure's bound is the gzip size of both traces' deltas, one after the
-// other: it shows both.
-func (g guideFigure) draw() ([]byte, svganim.Weight, error) {
-	o := svganim.Options{ID: g.id}
-	if g.variant == nil {
-		fig, err := svganim.Figure(g.trace, o)
-		return fig, svganim.Measure(g.trace, fig), err
-	}
-	fig, err := svganim.FigureCompare(g.trace, g.vt, o)
-	w := svganim.Measure(g.trace, fig)
-	w.Beats = max(len(g.trace.Beats), len(g.vt.Beats))
-	w.Bound = GzipSize(append(svganim.Delta(g.trace), svganim.Delta(g.vt)...))
-	return fig, w, err
-}
-
-// guideScenarios parses and runs every fence of every page of fsys, found
-// exactly as the build finds them (site.FindFences), and names each figure
-// by its DOM id (site.FigureID).
-func guideScenarios(fsys fs.FS) (map[string]guideFigure, error) {
-	figs := map[string]guideFigure{}
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
-			return err
-		}
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		for _, f := range site.FindFences(src) {
-			sc, variant, errs := scenario.ParseCompare(f.Body)
-			if errs != nil {
-				continue // the build reports it; a page the build skips may hold anything
-			}
-			id := site.FigureID(site.Slug(p), sc.ID)
-			g := guideFigure{page: p, id: id, sc: sc, trace: sim.Run(sc), variant: variant}
-			if variant != nil {
-				g.vt = sim.Run(variant)
-			}
-			figs[id] = g
-		}
-		return nil
-	})
-	return figs, err
 }

@@ -16,9 +16,14 @@
 //     FenceExtension, whose transformer swaps every ```kflow fenced block
 //     for a figure node and remembers where the fence body sits in the file;
 //  3. because goldmark transformers cannot return errors, a pass of our own
-//     then parses every fence (sim/scenario.Parse), runs it (sim.Run),
-//     checks its expect: entries (sim.Check) and draws it (svganim.Figure),
-//     spread over GOMAXPROCS workers and gathered by fence index;
+//     then sends every fence through package fence, the pure path from
+//     fence text to figure shared with serve, bench and kflowgen sim: each
+//     fence is looked up in the cache or parsed once (fence.Parse), the
+//     site's limits are checked on those parses, and each fence within
+//     them is run, checked against its expect: entries and drawn
+//     (Parsed.Run, Result.Draw),
+//     spread over GOMAXPROCS workers; each result is attached to its
+//     fence's node;
 //  4. if anything went wrong anywhere, Generate returns every problem as a
 //     sim.ErrorList sorted by file, line and column — nothing is written;
 //  5. otherwise each page is rendered (the figure node's renderer writes the

@@ -49,8 +49,10 @@ type figureNode struct {
 	// as a line, even when empty).
 	OpenLine, FileLines int
 
-	// HTML is the rendered <figure>, set by the scenario pass.
-	HTML []byte
+	// HTML is the rendered <figure>, set by the scenario pass with
+	// result, what the pass computed for this fence.
+	HTML   []byte
+	result *FigureResult
 }
 
 // lineRef places one body line in its file. ColOffset counts characters

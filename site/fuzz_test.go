@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
 )
 
@@ -62,7 +63,7 @@ func FuzzPage(f *testing.F) {
 			if e.Line < 1 || e.Line > len(lines) || e.Col < 1 || e.Col > utf8.RuneCount(lines[e.Line-1])+1 {
 				t.Errorf("error outside the page (%d lines): %v", len(lines), e)
 			}
-			if strings.HasPrefix(e.Msg, InternalError) {
+			if strings.HasPrefix(e.Msg, fence.InternalError) {
 				t.Errorf("the engine or renderer broke: %v", e)
 			}
 			if !utf8.ValidString(e.Msg) && utf8.Valid(src) {

@@ -3,8 +3,8 @@ package site
 import (
 	"fmt"
 
+	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
-	"github.com/kafkaflow/kflowgen/sim/scenario"
 )
 
 // Limits on a whole page and a whole site, beside the limits on one
@@ -27,13 +27,14 @@ const (
 	MaxFrames = 20_000
 )
 
-// checkSiteLimits parses every fence (a parse is cheap next to a run) and
-// reports, at its opening line, the first fence of a page beyond
-// MaxFiguresPerPage and the fence that takes the site past MaxRecordBeats
-// or MaxFrames.
+// checkSiteLimits reports, at its opening line, the first fence of a page
+// beyond MaxFiguresPerPage and the fence that takes the site past
+// MaxRecordBeats or MaxFrames. It reads each fence's cost from its cached
+// result or from its parse (fence.Parsed.Work), so no fence is parsed
+// twice; a fence with errors costs nothing.
 // skip says which jobs not to compute: those past a limit, so that a build
 // over it stops before it spends the memory the limit guards.
-func checkSiteLimits(jobs []figureJob) (skip []bool, errs sim.ErrorList) {
+func checkSiteLimits(jobs []figureJob, cached []*FigureResult, parsed []*fence.Parsed) (skip []bool, errs sim.ErrorList) {
 	skip = make([]bool, len(jobs))
 	total, frames := 0, 0
 	over := false
@@ -50,15 +51,13 @@ func checkSiteLimits(jobs []figureJob) (skip []bool, errs sim.ErrorList) {
 			skip[i] = true
 			continue
 		}
-		sc, variant, perrs := scenario.ParseCompare(j.fig.Body)
-		if len(perrs) > 0 || sc == nil {
-			continue // the fence's own errors are reported when it is computed
+		var w fence.Work
+		if cached[i] != nil {
+			w = cached[i].Work
+		} else {
+			w = parsed[i].Work()
 		}
-		n, f := recordBeats(sc.Beats, sc.Producer.Records), sc.Beats+1
-		if variant != nil {
-			n, f = n+recordBeats(variant.Beats, variant.Producer.Records), f+variant.Beats+1
-		}
-		total, frames = total+n, frames+f
+		total, frames = total+w.RecordBeats, frames+w.Frames
 		switch {
 		case total > MaxRecordBeats:
 			over, skip[i] = true, true
@@ -71,10 +70,4 @@ func checkSiteLimits(jobs []figureJob) (skip []bool, errs sim.ErrorList) {
 		}
 	}
 	return skip, errs
-}
-
-// recordBeats is a run's beats, counting beat 0, times its records (at
-// least one).
-func recordBeats(beats, records int) int {
-	return (beats + 1) * max(records, 1)
 }

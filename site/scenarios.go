@@ -7,9 +7,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
-	"github.com/kafkaflow/kflowgen/sim/scenario"
-	"github.com/kafkaflow/kflowgen/svganim"
 )
 
 // FigureResult is what the build computes for one fence: the figure's HTML
@@ -22,14 +21,21 @@ type FigureResult struct {
 	IDPos      sim.Pos
 	// HTML is the <figure> markup (nil when the fence has errors).
 	HTML []byte
-	// Beats is the number of frames (beats 0..Scenario.Beats) and Records
-	// the number of records the producer created (in both runs of a fence
-	// with compare).
+	// Beats is the number of frames (beats 0..Scenario.Beats; of the
+	// longer run of a fence with compare) and Records the number of
+	// records the producer created (in both runs).
 	Beats, Records int
-	// Problems are parse errors and failed expectations, positioned
-	// relative to the fence body (File empty), in the order the parser and
-	// sim.Check gave them.
+	// Work is what the fence cost, as the site's limits count it; a hit
+	// in the cache counts against them like a fence computed again.
+	Work fence.Work
+	// Problems are the fence's errors (fence.Result.Errors: parse errors,
+	// failed expectations, invariant breaches), positioned relative to the
+	// fence body (File empty).
 	Problems sim.ErrorList
+
+	// run is the fence's scenarios and traces, for Site.Figures. The
+	// build never puts it into a Cache: a cache keeps markup, not traces.
+	run *fence.Result
 }
 
 // Cache keeps FigureResults between builds (serve mode rebuilds on every
@@ -91,48 +97,59 @@ type figureJob struct {
 	fig  *figureNode
 }
 
-// computeFigures parses, simulates, checks and draws every fence of every
-// page, spread over GOMAXPROCS workers. Results are gathered by job index,
-// so the outcome never depends on which worker finished first. It fills
-// each figure's HTML and returns every positioned error (unsorted) plus the
-// per-figure results in page order.
-func computeFigures(pages []*Page, o *Options) ([]*FigureResult, sim.ErrorList) {
+// computeFigures computes every fence of every page and attaches each
+// result to its fence (figureNode.result, and its HTML), returning every
+// positioned error (unsorted). Each fence goes through the fence package
+// once: looked up in the cache, else parsed (fence.Parse) — the parse the
+// site's limits read — and, within the limits, run, checked and drawn
+// (Parsed.Run, Result.Draw). Both passes are spread over GOMAXPROCS
+// workers and gathered by fence index, so the outcome never depends on
+// which worker finished first.
+func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 	var jobs []figureJob
 	for _, pg := range pages {
 		for _, f := range pg.figures {
 			jobs = append(jobs, figureJob{pg, f})
 		}
 	}
-	skip, errs := checkSiteLimits(jobs)
 	results := make([]*FigureResult, len(jobs))
-	for i := range jobs {
-		if skip[i] {
-			results[i] = &FigureResult{}
+	parsed := make([]*fence.Parsed, len(jobs))
+	keys := make([]string, len(jobs))
+	parallel(len(jobs), func(i int) {
+		j := jobs[i]
+		if j.fig.Ordinal >= MaxFiguresPerPage {
+			return // checkSiteLimits reports it; nothing is read
 		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = cachedFigure(jobs[i], o)
+		if o.Cache != nil {
+			keys[i] = CacheKey(o.EngineVersion, j.page.Slug, j.fig.Body)
+			if r, ok := o.Cache.Get(keys[i]); ok {
+				results[i] = r
+				return
 			}
-		}()
-	}
-	for i := range jobs {
-		if !skip[i] {
-			next <- i
 		}
-	}
-	close(next)
-	wg.Wait()
+		parsed[i] = fence.Parse(j.fig.Body)
+	})
+	skip, errs := checkSiteLimits(jobs, results, parsed)
+	parallel(len(jobs), func(i int) {
+		if skip[i] || results[i] != nil {
+			return
+		}
+		r := computeFigure(jobs[i].page.Slug, parsed[i])
+		if o.Cache != nil {
+			c := *r
+			c.run = nil
+			o.Cache.Put(keys[i], &c)
+		}
+		results[i] = r
+	})
 
 	ids := map[*Page]map[string]int{} // scenario id → file line of its first use
 	for i, j := range jobs {
 		r := results[i]
+		if skip[i] {
+			r = &FigureResult{}
+		}
+		j.fig.result, j.fig.HTML = r, r.HTML
 		for _, p := range r.Problems {
 			errs = append(errs, sim.Error{File: j.page.File, Pos: j.fig.filePos(p.Pos), Msg: p.Msg})
 		}
@@ -149,73 +166,44 @@ func computeFigures(pages []*Page, o *Options) ([]*FigureResult, sim.ErrorList) 
 			}
 			ids[j.page][dom] = pos.Line
 		}
-		j.fig.HTML = r.HTML
 	}
-	return results, errs
+	return errs
 }
 
-// cachedFigure returns the job's result from the cache or computes it.
-func cachedFigure(j figureJob, o *Options) *FigureResult {
-	if o.Cache == nil {
-		return computeFigure(j.page.Slug, j.fig.Body)
+// parallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines and returns
+// when every call has.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
 	}
-	key := CacheKey(o.EngineVersion, j.page.Slug, j.fig.Body)
-	if r, ok := o.Cache.Get(key); ok {
-		return r
+	for i := range n {
+		next <- i
 	}
-	r := computeFigure(j.page.Slug, j.fig.Body)
-	o.Cache.Put(key, r)
-	return r
+	close(next)
+	wg.Wait()
 }
 
-// InternalError starts the message of a problem that is not the user's
-// mistake but a bug in Kafka Flow: a panic (a broken invariant) in the
-// engine or the renderer while computing a figure. The build reports it at
-// the fence instead of crashing, so serve mode stays up; tests and fuzzers
-// treat such a message as a failure.
-const InternalError = "internal error"
-
-// computeFigure runs one fence through the parser, the engine, the
-// expectation check and the renderer.
-func computeFigure(slug string, body []byte) (r *FigureResult) {
-	defer func() {
-		if p := recover(); p != nil {
-			r = &FigureResult{Problems: sim.ErrorList{{Pos: sim.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf(
-				"%s while building this figure (a bug in Kafka Flow, not in the page; please report it with this fence): %v", InternalError, p)}}}
+// computeFigure runs, checks and draws one parsed fence of the page with
+// the given slug.
+func computeFigure(slug string, p *fence.Parsed) *FigureResult {
+	run := p.Run()
+	run.Draw(fence.Options{ID: func(id string) string { return FigureID(slug, id) }})
+	r := &FigureResult{HTML: run.HTML, Work: p.Work(), Problems: run.Errors, run: run}
+	if sc := run.Scenario; sc != nil {
+		r.ScenarioID, r.IDPos = sc.ID, sc.IDPos
+	}
+	for _, t := range []*sim.Trace{run.Trace, run.CompareTrace} {
+		if t != nil {
+			r.Beats, r.Records = max(r.Beats, len(t.Beats)), r.Records+len(t.Records)
 		}
-	}()
-	r = &FigureResult{}
-	sc, variant, perrs := scenario.ParseCompare(body)
-	r.Problems = append(r.Problems, perrs...)
-	if len(perrs) > 0 || sc == nil {
-		return r
 	}
-	r.ScenarioID, r.IDPos = sc.ID, sc.IDPos
-	t := sim.Run(sc)
-	r.Problems = append(r.Problems, sim.Check(sc, t)...)
-	r.Beats = len(t.Beats)
-	r.Records = len(t.Records)
-	o := svganim.Options{ID: FigureID(slug, sc.ID)}
-	var html []byte
-	var err error
-	if variant == nil {
-		html, err = svganim.Figure(t, o)
-	} else {
-		// A fence with compare: run the second scenario too, check its
-		// claims, and draw both runs as one side-by-side figure.
-		vt := sim.Run(variant)
-		for _, f := range sim.Check(variant, vt) {
-			f.Msg = "compare run: " + f.Msg
-			r.Problems = append(r.Problems, f)
-		}
-		r.Beats = max(r.Beats, len(vt.Beats))
-		r.Records += len(vt.Records)
-		html, err = svganim.FigureCompare(t, vt, o)
-	}
-	if err != nil {
-		r.Problems = append(r.Problems, sim.Error{Pos: sc.Pos, Msg: "cannot draw the figure: " + err.Error()})
-		return r
-	}
-	r.HTML = html
 	return r
 }

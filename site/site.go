@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/svganim"
 	"github.com/kafkaflow/kflowgen/templates"
@@ -62,6 +63,11 @@ type FigureStat struct {
 	// of records the scenario's producer created; Bytes the size of the
 	// figure's markup.
 	Beats, Records, Bytes int
+	// Run is what the build computed for the fence: its scenarios, their
+	// traces and the markup (Run.HTML), for readers such as the benchmark
+	// that would otherwise compute them again. It is nil for a figure
+	// whose markup came from the Cache, which keeps no traces.
+	Run *fence.Result
 }
 
 // File returns the output file at path p, or nil.
@@ -159,19 +165,16 @@ func Generate(o Options) (*Site, error) {
 		f, lerrs := resolveLinks(pg, byPath, outputs)
 		frags, errs = append(frags, f...), append(errs, lerrs...)
 	}
-	results, ferrs := computeFigures(all, &o)
-	errs = append(errs, ferrs...)
+	errs = append(errs, computeFigures(all, &o)...)
 	figs := map[*Page][]pageFigure{}
 	broken := map[*Page]bool{}
-	ri := 0
 	for _, pg := range all {
-		for range pg.figures {
-			if r := results[ri]; r.ScenarioID != "" {
+		for _, f := range pg.figures {
+			if r := f.result; r.ScenarioID != "" {
 				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, last: r.Beats - 1})
 			} else {
 				broken[pg] = true
 			}
-			ri++
 		}
 	}
 	errs = append(errs, checkFragments(frags, figs, broken)...)
@@ -180,13 +183,11 @@ func Generate(o Options) (*Site, error) {
 	}
 
 	s := &Site{Pages: pages}
-	ri = 0
 	for _, pg := range all {
 		for _, f := range pg.figures {
-			r := results[ri]
-			ri++
+			r := f.result
 			s.Figures = append(s.Figures, FigureStat{Page: outName(pg), ID: FigureID(pg.Slug, r.ScenarioID),
-				Beats: r.Beats, Records: r.Records, Bytes: len(f.HTML)})
+				Beats: r.Beats, Records: r.Records, Bytes: len(f.HTML), Run: r.run})
 		}
 	}
 

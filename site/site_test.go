@@ -164,6 +164,57 @@ func TestCacheGivesSameBytes(t *testing.T) {
 	}
 }
 
+// TestFiguresComeFromOneRun: every figure of a build carries the run the
+// build computed for it (scenario, trace, the markup the page holds), and
+// none from the cache does, which keeps markup only; a cached result's
+// cost still counts against the site's limits, read from the cache, not
+// from a second parse.
+func TestFiguresComeFromOneRun(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.md": page("title: A", "```kflow\nid: one\nbeats: 6\n```", "", "```kflow\nid: two\nbeats: 8\n```"),
+	}
+	c := NewMemoryCache()
+	s, err := Generate(Options{Content: fsys, Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(s.File("a.html"))
+	for i, want := range []struct {
+		id    string
+		beats int
+	}{{"one", 7}, {"two", 9}} {
+		f := s.Figures[i]
+		if f.Run == nil || f.Run.Scenario.ID != want.id || len(f.Run.Trace.Beats) != want.beats || f.Beats != want.beats {
+			t.Fatalf("figure %d: %+v, want the run of %q with %d beats", i, f, want.id, want.beats)
+		}
+		if len(f.Run.HTML) != f.Bytes || !strings.Contains(html, string(f.Run.HTML)) {
+			t.Errorf("figure %q: its run's markup is not the page's", want.id)
+		}
+	}
+	again, err := Generate(Options{Content: fsys, Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Figures[0].Run != nil || c.Hits != 2 {
+		t.Errorf("from the cache: run %v, %d hits", again.Figures[0].Run, c.Hits)
+	}
+
+	// Make the cached first figure cost the whole site's budget: the
+	// second, small as it is, is now over it.
+	key := CacheKey("", Slug("a.md"), []byte("id: one\nbeats: 6\n"))
+	r, ok := c.Get(key)
+	if !ok {
+		t.Fatal("the first figure is not in the cache under its key")
+	}
+	heavy := *r
+	heavy.Work.RecordBeats = MaxRecordBeats
+	c.Put(key, &heavy)
+	_, err = Generate(Options{Content: fsys, Cache: c, ContentName: "content"})
+	if err == nil || !strings.HasPrefix(err.Error(), "content/a.md:9:1: this figure takes the site to 2000054 record-beats") {
+		t.Errorf("want the second fence over MaxRecordBeats, got %v", err)
+	}
+}
+
 // page builds a page from front matter lines and body lines.
 func page(front string, body ...string) *fstest.MapFile {
 	return &fstest.MapFile{Data: []byte("---\n" + front + "\n---\n" + strings.Join(body, "\n") + "\n")}

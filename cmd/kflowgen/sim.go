@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
-	"github.com/kafkaflow/kflowgen/sim/scenario"
 	"github.com/kafkaflow/kflowgen/site"
 	"github.com/spf13/cobra"
 )
@@ -32,7 +32,8 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "sim runs one scenario through the engine and prints its trace as JSON: the state of every\n" +
 			"partition and replica after each beat, each beat's events (kind, text and fields), and every record's fate.\n" +
 			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
-			"holding one bare scenario. Failed expect: entries are printed to stderr and exit with 1.",
+			"holding one bare scenario. The fence is run as the build runs it: a failed expect: entry of\n" +
+			"either run is printed to stderr and exits with 1.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
@@ -44,7 +45,9 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-// runSim parses the chosen scenario, runs it and prints the trace.
+// runSim parses the chosen fence, runs it as the build does (fence.Run:
+// both runs of a fence with compare:, their expect: entries) and prints
+// the trace asked for.
 func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	src, err := os.ReadFile(o.file)
 	if err != nil {
@@ -55,13 +58,17 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	if perr != nil {
 		return perr
 	}
-	if o.compare {
-		if sc.variant == nil {
-			return fmt.Errorf("%s: scenario %q has no compare run", name, sc.sc.ID)
-		}
-		sc.sc = sc.variant
+	if o.compare && sc.parsed.Compare == nil {
+		return fmt.Errorf("%s: scenario %q has no compare run", name, sc.parsed.Scenario.ID)
 	}
-	t := sim.Run(sc.sc)
+	r := sc.parsed.Run()
+	t := r.Trace
+	if o.compare {
+		t = r.CompareTrace
+	}
+	if t == nil { // the engine panicked: r.Errors says so
+		return positionList(name, r.Errors, sc.pos)
+	}
 	out, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
 		return err
@@ -70,37 +77,31 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	if _, err := stdout.Write(out); err != nil {
 		return err
 	}
-	var errs sim.ErrorList
-	for _, f := range sim.Check(sc.sc, t) {
-		errs = append(errs, sim.Error{File: name, Pos: sc.pos(f.Pos), Msg: f.Msg})
-	}
-	if err := errs.Err(); err != nil {
-		return siteErrors{errs}
+	if len(r.Errors) > 0 {
+		return positionList(name, r.Errors, sc.pos)
 	}
 	return nil
 }
 
-// chosen is a parsed scenario and the mapping from its fence-relative
+// chosen is a parsed fence and the mapping from its fence-relative
 // positions to the file's.
 type chosen struct {
-	sc *sim.Scenario
-	// variant is the scenario's compare run, nil when it has none.
-	variant *sim.Scenario
-	pos     func(sim.Pos) sim.Pos
+	parsed *fence.Parsed
+	pos    func(sim.Pos) sim.Pos
 }
 
 // pickScenario parses the scenario in src: the whole file, or for a page
 // (.md) the fence whose id is want (or its only fence).
 func pickScenario(name string, src []byte, want string) (*chosen, error) {
 	if !strings.EqualFold(filepath.Ext(name), ".md") {
-		sc, variant, errs := scenario.ParseCompare(src)
-		if len(errs) > 0 {
-			return nil, positionList(name, errs, samePos)
+		p := fence.Parse(src)
+		if len(p.Errors) > 0 {
+			return nil, positionList(name, p.Errors, samePos)
 		}
-		if want != "" && sc.ID != want {
-			return nil, fmt.Errorf("%s holds scenario %q, not %q", name, sc.ID, want)
+		if want != "" && p.Scenario.ID != want {
+			return nil, fmt.Errorf("%s holds scenario %q, not %q", name, p.Scenario.ID, want)
 		}
-		return &chosen{sc: sc, variant: variant, pos: samePos}, nil
+		return &chosen{parsed: p, pos: samePos}, nil
 	}
 
 	fences := site.FindFences(src)
@@ -111,14 +112,14 @@ func pickScenario(name string, src []byte, want string) (*chosen, error) {
 	var ids []string
 	var found []*chosen
 	for _, f := range fences {
-		sc, variant, errs := scenario.ParseCompare(f.Body)
-		if len(errs) > 0 {
-			all = append(all, positionList(name, errs, f.Pos).ErrorList...)
+		p := fence.Parse(f.Body)
+		if len(p.Errors) > 0 {
+			all = append(all, positionList(name, p.Errors, f.Pos).ErrorList...)
 			continue
 		}
-		ids = append(ids, sc.ID)
-		if want == "" || sc.ID == want {
-			found = append(found, &chosen{sc: sc, variant: variant, pos: f.Pos})
+		ids = append(ids, p.Scenario.ID)
+		if want == "" || p.Scenario.ID == want {
+			found = append(found, &chosen{parsed: p, pos: f.Pos})
 		}
 	}
 	switch {
