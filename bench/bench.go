@@ -83,6 +83,12 @@ type Report struct {
 	// its figure's weight.
 	LimitsBuild  Timing
 	LimitsWeight svganim.Weight
+	// Invariants is the time sim.CheckInvariants takes over every beat of
+	// every figure of the guide, one core, median of Runs passes: the part
+	// of each cold build above spent checking the engine's invariants
+	// (every build checks them). LimitsInvariants is the same for
+	// LimitsPage's figure.
+	Invariants, LimitsInvariants time.Duration
 }
 
 // Timing is the median and the fastest wall-clock time of several timed
@@ -215,6 +221,7 @@ func Run(o Options) (*Report, error) {
 		runs = append(runs, f.Run)
 	}
 	r.Engine = engineSpeed(runs, o.EngineTime)
+	r.Invariants = invariantTime(runs, o.Runs)
 
 	if o.SkipLimits {
 		return r, nil
@@ -232,6 +239,7 @@ func Run(o Options) (*Report, error) {
 	}
 	lrun := ls.Figures[0].Run
 	r.LimitsEngine = engineSpeed([]*fence.Result{lrun}, o.EngineTime)
+	r.LimitsInvariants = invariantTime([]*fence.Result{lrun}, o.Runs)
 	r.LimitsWeight = weigh(lrun)
 	return r, nil
 }
@@ -246,6 +254,26 @@ func weigh(run *fence.Result) svganim.Weight {
 		w.Bound = GzipSize(append(svganim.Delta(run.Trace), svganim.Delta(run.CompareTrace)...))
 	}
 	return w
+}
+
+// invariantTime is the median over n passes of the time sim.CheckInvariants
+// takes over every trace of runs (both runs of a fence with compare:): the
+// share of each build above that goes to checking the engine's invariants
+// on every beat, spent on one core.
+func invariantTime(runs []*fence.Result, n int) time.Duration {
+	ds := make([]time.Duration, 0, n)
+	for range n {
+		start := time.Now()
+		for _, run := range runs {
+			sim.CheckInvariants(run.Scenario, run.Trace)
+			if run.Compare != nil {
+				sim.CheckInvariants(run.Compare, run.CompareTrace)
+			}
+		}
+		ds = append(ds, time.Since(start))
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // timeRuns runs f n times and returns the median and fastest wall time

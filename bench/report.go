@@ -40,6 +40,22 @@ func (r *Report) Write(w io.Writer) error {
 		p("%s\t%s\t%s\t%s\t≤ %s\t%s", b.name, ms(b.t.Median), ms(b.t.Min), ms(b.t.CPU), ms(BuildBudget), verdict(b.t.Median <= BuildBudget))
 	}
 	p("")
+	p("invariants\tone core\tshare of build CPU\t(sim.CheckInvariants on every beat of every figure, part of every build above)")
+	for _, x := range []struct {
+		name  string
+		d     time.Duration
+		build Timing
+	}{{"  guide", r.Invariants, r.Cold}, {"  limits page", r.LimitsInvariants, r.LimitsBuild}} {
+		if x.d == 0 {
+			continue
+		}
+		share := "-"
+		if x.build.CPU > 0 {
+			share = strconv.FormatInt(int64(x.d*100/x.build.CPU), 10) + "%"
+		}
+		p("%s\t%s\t%s\t", x.name, ms(x.d), share)
+	}
+	p("")
 	p("guide\t%d pages, %d figures, %d beats", r.Pages, r.Figures, r.Beats)
 	perBeat := func(n int) string {
 		if r.Beats == 0 {

@@ -77,6 +77,7 @@ func TestReportWrite(t *testing.T) {
 		},
 		Engine:       Speed{Runs: 10, Beats: 500, RecordBeats: 3_000_000, Took: 2 * time.Second, CPU: time.Second},
 		LimitsEngine: Speed{Runs: 1, Beats: 400, RecordBeats: 500_000, Took: time.Second, CPU: time.Second},
+		Invariants:   9 * time.Millisecond, LimitsInvariants: 650 * time.Millisecond,
 	}
 	var b bytes.Buffer
 	if err := r.Write(&b); err != nil {
@@ -91,6 +92,8 @@ func TestReportWrite(t *testing.T) {
 		regexp.MustCompile(`a--heavy +20 +9000 +1300 +65 +600 +2\.166 +≤ 2\.000 +MISSED`),
 		regexp.MustCompile(`guide scenarios +250 +1,500,000 +3,000,000 +≥ 1,000,000 +ok`),
 		regexp.MustCompile(`limits scenario +400 +500,000 +500,000 +≥ 1,000,000 +MISSED`),
+		regexp.MustCompile(`(?m)^  guide +9\.0 ms +10%`),
+		regexp.MustCompile(`(?m)^  limits page +650\.0 ms +50%`),
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("no line matches %s in:\n%s", want, out)

@@ -1,11 +1,13 @@
 // Package fence is the one path from a ```kflow fence's text to its
 // figure: the scenario parser (sim/scenario), the engine (sim.Run), the
-// expect: checks (sim.Check) and the renderer (svganim). kflowgen build, serve,
+// expect: checks (sim.Check), the engine's invariants on every beat
+// (sim.CheckInvariants) and the renderer (svganim). kflowgen build, serve,
 // bench and kflowgen sim all go through it; package site adds only what a
 // page adds (where the fence sits in its file, DOM ids, the cache, the
 // site's limits).
 //
-// It is pure: no files, no clock, no goroutines, no global state, so that it can also be compiled with
+// It is pure: no files, no clock, no goroutines, no global state besides
+// the engine hook its tests use, so that it can also be compiled with
 // GOOS=js GOARCH=wasm (a playground in the browser) and give there the
 // bytes the build gives.
 //
@@ -13,7 +15,7 @@
 // text given to Parse; File is empty): the caller places them in its file.
 //
 //	p := fence.Parse(body)              // once per fence
-//	r := p.Run()                        // traces, expect failures
+//	r := p.Run()                        // traces, expect failures, invariant breaches
 //	r.Draw(fence.Options{})             // the <figure> markup
 //	// or all three: r := fence.Figure(body, fence.Options{})
 package fence
@@ -28,7 +30,8 @@ import (
 
 // InternalError starts the message of a problem that is not the user's
 // mistake but a bug in Kafka Flow: a panic in the parser, the engine or
-// the renderer. It is reported at the fence like any other error, so a build fails instead of
+// the renderer, or a breach of one of the engine's invariants. It is
+// reported at the fence like any other error, so a build fails instead of
 // crashing and serve stays up; tests and fuzzers treat such a message as a
 // failure.
 const InternalError = "internal error"
@@ -90,12 +93,18 @@ type Result struct {
 	HTML []byte
 	// Errors are, in this order: the parser's errors; or the expect:
 	// entries the trace contradicts (those of the compare run prefixed
-	// "compare run: ") and a failure to draw. Positions are relative to
-	// the fence body.
+	// "compare run: "), the invariant breaches (InternalError, at the
+	// scenario's first key) and a failure to draw. Positions are
+	// relative to the fence body.
 	Errors sim.ErrorList
 }
 
-// Run simulates p's runs and checks their expect: entries. A fence with parse
+// runEngine runs a scenario. Tests replace it to break a trace and see the
+// invariant check catch it; nothing else assigns it.
+var runEngine = sim.Run
+
+// Run simulates p's runs, checks their expect: entries and checks the
+// engine's invariants on every beat of each trace. A fence with parse
 // errors gives a Result holding just those errors. Run never panics: a
 // panic in the engine comes back as an InternalError.
 func (p *Parsed) Run() (r *Result) {
@@ -109,16 +118,37 @@ func (p *Parsed) Run() (r *Result) {
 			r.Errors = append(r.Errors, internal(p.Scenario.Pos, "while running this figure", v)...)
 		}
 	}()
-	r.Trace = sim.Run(p.Scenario)
+	r.Trace = runEngine(p.Scenario)
 	r.Errors = append(r.Errors, sim.Check(p.Scenario, r.Trace)...)
 	if p.Compare != nil {
-		r.CompareTrace = sim.Run(p.Compare)
+		r.CompareTrace = runEngine(p.Compare)
 		for _, f := range sim.Check(p.Compare, r.CompareTrace) {
 			f.Msg = "compare run: " + f.Msg
 			r.Errors = append(r.Errors, f)
 		}
 	}
+	r.Errors = append(r.Errors, invariants(p.Scenario, r.Trace, "")...)
+	if p.Compare != nil {
+		r.Errors = append(r.Errors, invariants(p.Compare, r.CompareTrace, "compare run of ")...)
+	}
 	return r
+}
+
+// invariants checks sc's trace t on every beat and reports the first
+// breach, and how many more there are, as one InternalError at the
+// scenario's first key, naming the figure and the beat.
+func invariants(sc *sim.Scenario, t *sim.Trace, which string) sim.ErrorList {
+	breaches := sim.CheckInvariants(sc, t)
+	if len(breaches) == 0 {
+		return nil
+	}
+	more := ""
+	if n := len(breaches) - 1; n > 0 {
+		more = fmt.Sprintf(" (and %d more)", n)
+	}
+	return sim.ErrorList{{Pos: sc.Pos, Msg: fmt.Sprintf(
+		"%s: the engine broke one of its invariants in the %sfigure %q, at %s%s (a bug in Kafka Flow, not in the page; please report it with this fence)",
+		InternalError, which, sc.ID, breaches[0], more)}}
 }
 
 // Options configure Draw.
@@ -130,8 +160,8 @@ type Options struct {
 
 // Draw renders r's figure into r.HTML: one frame per beat, or both runs
 // side by side for a fence with compare:. It does nothing for a fence
-// that was not run, or whose run has errors (a failed expectation: the
-// build fails, so no markup is needed). A panic in
+// that was not run, or whose run has errors (a failed expectation or a
+// breached invariant: the build fails, so no markup is needed). A panic in
 // the renderer comes back as an InternalError.
 func (r *Result) Draw(o Options) {
 	if r.Trace == nil || len(r.Errors) > 0 {

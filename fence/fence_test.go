@@ -9,8 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/site"
 )
 
 const pair = "id: pair\ntitle: acks=1\nproducer: {acks: 1, records: 6}\ntimeline: [{at: 5, crash: 1}]\nbeats: 16\n" +
@@ -52,6 +55,47 @@ func TestErrorsStayInTheFence(t *testing.T) {
 	r = fence.Figure([]byte(strings.Replace(pair, "outcome: L", "outcome: acked", 1)), fence.Options{})
 	if len(r.Errors) != 1 || !strings.HasPrefix(r.Errors[0].Error(), "8:26: expected outcome acked") || r.HTML != nil {
 		t.Errorf("failed expectation: %v, %d bytes", r.Errors, len(r.HTML))
+	}
+}
+
+// breakAtBeat3 runs the real engine, then gives partition 0 a second
+// leader within its epoch at beat 3 — a breach of "one leader per
+// partition per leader epoch".
+func breakAtBeat3(sc *sim.Scenario) *sim.Trace {
+	t := sim.Run(sc)
+	p := &t.Beats[3].Partitions[0]
+	p.Leader = p.Leader%sc.Brokers + 1
+	return t
+}
+
+// TestInvariantBreachFailsTheBuild: every build checks the engine's
+// invariants on every beat; a trace broken at beat 3 fails the build with
+// an internal error at the fence (its first key's line in the page),
+// naming the figure and the beat. A fence with compare: has both runs
+// checked, the compare run named as such.
+func TestInvariantBreachFailsTheBuild(t *testing.T) {
+	good := fstest.MapFS{"a.md": {Data: []byte("---\ntitle: A\n---\nText.\n\n```kflow\nid: one\nbeats: 6\n```\n")}}
+	if _, err := site.Generate(site.Options{Content: good, ContentName: "content"}); err != nil {
+		t.Fatalf("the page does not build with the real engine: %v", err)
+	}
+	defer fence.SetEngine(breakAtBeat3)()
+	_, err := site.Generate(site.Options{Content: good, ContentName: "content"})
+	if err == nil {
+		t.Fatal("a broken invariant built")
+	}
+	want := `content/a.md:7:1: internal error: the engine broke one of its invariants in the figure "one", at beat 3: p0 has leaders `
+	if !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("got\n%v\nwant one error starting\n%s", err, want)
+	}
+
+	r := fence.Figure([]byte(pair), fence.Options{})
+	if len(r.Errors) != 2 || r.HTML != nil {
+		t.Fatalf("want a breach in each run, no markup; got %v", r.Errors)
+	}
+	for i, which := range []string{`the figure "pair", at beat 3: `, `the compare run of figure "pair", at beat 3: `} {
+		if e := r.Errors[i]; e.Pos != (sim.Pos{Line: 1, Col: 1}) || !strings.Contains(e.Msg, which) || !strings.HasPrefix(e.Msg, fence.InternalError) {
+			t.Errorf("error %d: %v, want %q at 1:1", i, e, which)
+		}
 	}
 }
 

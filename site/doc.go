@@ -20,8 +20,8 @@
 //     fence text to figure shared with serve, bench and kflowgen sim: each
 //     fence is looked up in the cache or parsed once (fence.Parse), the
 //     site's limits are checked on those parses, and each fence within
-//     them is run, checked against its expect: entries and drawn
-//     (Parsed.Run, Result.Draw),
+//     them is run, checked against its expect: entries and the engine's
+//     invariants on every beat, and drawn (Parsed.Run, Result.Draw),
 //     spread over GOMAXPROCS workers; each result is attached to its
 //     fence's node;
 //  4. if anything went wrong anywhere, Generate returns every problem as a

@@ -33,7 +33,7 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 			"partition and replica after each beat, each beat's events (kind, text and fields), and every record's fate.\n" +
 			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
 			"holding one bare scenario. The fence is run as the build runs it: a failed expect: entry of\n" +
-			"either run is printed to stderr and exits with 1.",
+			"either run, or a breach of the engine's invariants, is printed to stderr and exits with 1.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
@@ -46,8 +46,8 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 // runSim parses the chosen fence, runs it as the build does (fence.Run:
-// both runs of a fence with compare:, their expect: entries) and prints
-// the trace asked for.
+// both runs of a fence with compare:, their expect: entries, the engine's
+// invariants) and prints the trace asked for.
 func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	src, err := os.ReadFile(o.file)
 	if err != nil {
