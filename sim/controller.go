@@ -72,7 +72,7 @@ func (e *engine) stepController() {
 		for _, p := range e.parts {
 			if p.inISR(b) && len(p.isr) > 1 {
 				old := p.isr
-				p.setISR(without(p.isr, b))
+				p.commitISR(without(p.isr, b))
 				e.emit(Event{Kind: KindISRFence, Partition: p.id, Broker: b, From: old, To: p.isr})
 			}
 			if p.leader == b {
@@ -117,6 +117,8 @@ func (e *engine) electLeader(p *partition, cause int, why string) {
 // acknowledged record its log lacks settles L.
 func (e *engine) changeLeader(p *partition, nb, cause int, why string) {
 	p.epoch++
+	p.partitionEpoch++
+	p.pending = nil
 	p.parked = nil
 	for _, b := range p.assignment {
 		p.resetFetcher(b)
@@ -161,7 +163,8 @@ func (e *engine) becomeLeader(p *partition, b int) {
 		if p.inISR(f) {
 			caught = e.now
 		}
-		p.remote[f] = remoteReplica{leo: -1, lastFetchLEO: -1, lastFetchTime: never, lastCaughtUpAt: caught}
+		p.remote[f] = newRemote()
+		p.remote[f].lastCaughtUpAt = caught
 	}
 }
 
@@ -241,9 +244,9 @@ func (e *engine) addBroker() {
 		p.assignment = append(append([]int{}, target...), removing...)
 		for _, b := range adding {
 			p.addReplica(b)
-			p.remote[b] = remoteReplica{leo: -1, lastFetchLEO: -1, lastFetchTime: never, lastCaughtUpAt: never}
+			p.remote[b] = newRemote()
 		}
-		p.setISR(p.isr)
+		p.commitISR(p.isr)
 		e.emit(Event{Kind: KindReassign, Partition: p.id, From: old, To: target, Adding: adding, Removing: removing})
 	}
 }
@@ -266,7 +269,7 @@ func (e *engine) maybeCompleteReassignment(p *partition) bool {
 	removing := p.removing
 	p.assignment = p.target
 	p.target, p.adding, p.removing = nil, nil, nil
-	p.setISR(p.isr)
+	p.commitISR(p.isr)
 	e.emit(Event{Kind: KindReassignDone, Partition: p.id, To: p.assignment, Removing: removing})
 	if contains(removing, p.leader) {
 		e.electLeader(p, p.leader, ReasonRemoved)
@@ -275,7 +278,7 @@ func (e *engine) maybeCompleteReassignment(p *partition) bool {
 	}
 	for _, b := range removing {
 		p.reps[b] = nil
-		p.remote[b] = remoteReplica{leo: -1, lastFetchLEO: -1, lastFetchTime: never, lastCaughtUpAt: never}
+		p.remote[b] = newRemote()
 	}
 	return true
 }

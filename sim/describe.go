@@ -67,13 +67,26 @@ func describe(e Event) string {
 	case KindHWNewLeader:
 		return p + " high watermark " + i64(e.FromOffset) + " → " + i64(e.ToOffset) + ": new leader " + itoa(e.Broker) +
 			" keeps the one it had as a follower"
+	case KindISRShrinkPropose:
+		return p + " leader asks the controller to drop " + b + " from the ISR (AlterPartition): not caught up for " +
+			plural(int64(e.LagTime), "beat")
 	case KindISRShrink:
-		return p + " ISR " + isrChange(e.From, e.To) + ": " + b + " not caught up for " + plural(int64(e.LagTime), "beat")
+		return p + " ISR " + isrChange(e.From, e.To) + ": the controller dropped " + brokerList(e.Removing)
+	case KindISRExpandPropose:
+		// isFollowerInSync names both conditions: the high watermark, which
+		// may lag the leader's log end offset, and the start offset of the
+		// leader's epoch.
+		return p + " leader asks the controller to add " + b + " to the ISR (AlterPartition): its log end offset " +
+			i64(e.LogEndOffset) + " reached the high watermark " + i64(e.HighWatermark) + " and epoch " +
+			itoa(e.LeaderEpoch) + "'s start offset " + i64(e.EpochStartOffset)
 	case KindISRExpand:
-		// isFollowerInSync: the follower's log end offset reached the
-		// high watermark, which may lag the leader's log end offset.
-		return p + " ISR " + isrChange(e.From, e.To) + ": " + b + " reached the high watermark (log end offset " +
-			i64(e.LogEndOffset) + ", high watermark " + i64(e.HighWatermark) + ")"
+		return p + " ISR " + isrChange(e.From, e.To) + ": the controller added " + b
+	case KindISRHeldBack:
+		return p + " keeps " + b + " out of the ISR: its log end offset " + i64(e.LogEndOffset) +
+			" reached the high watermark " + i64(e.HighWatermark) + " but not epoch " + itoa(e.LeaderEpoch) +
+			"'s start offset " + i64(e.EpochStartOffset)
+	case KindISRRefused:
+		return p + " controller refused to add " + b + " to the ISR: " + e.ErrorCode + " (" + b + " is fenced)"
 	case KindReplicate:
 		ids := listString(e.Records)
 		ids = ids[1 : len(ids)-1]
@@ -231,6 +244,8 @@ func hwReason(e Event) string {
 		return "broker " + strconv.Itoa(e.Broker) + " fetched from offset " + strconv.FormatInt(e.FetchOffset, 10)
 	case ReasonISRShrink:
 		return "the ISR no longer waits for the replica it dropped"
+	case ReasonISRExpand:
+		return "the ISR is back at min.insync.replicas"
 	case ReasonReassignmentDone:
 		return "the reassignment dropped the replicas it removed"
 	}
@@ -288,4 +303,24 @@ func partList(ps []int) string {
 // isrChange writes "OLD → NEW" for a replica list that changed.
 func isrChange(old, cur []int) string {
 	return listString(old) + " → " + listString(cur)
+}
+
+// brokerList writes "broker 2" or "brokers 2 and 3" (or "brokers 2, 3 and
+// 4").
+func brokerList(bs []int) string {
+	if len(bs) == 1 {
+		return "broker " + strconv.Itoa(bs[0])
+	}
+	out := "brokers "
+	for i, b := range bs {
+		switch {
+		case i == 0:
+		case i == len(bs)-1:
+			out += " and "
+		default:
+			out += ", "
+		}
+		out += strconv.Itoa(b)
+	}
+	return out
 }

@@ -24,9 +24,10 @@
 //  2. the controller reacts: fences crashed brokers, removes them from
 //     ISRs, elects leaders from the ISR in assignment order, bumps leader
 //     epochs, completes reassignments;
-//  3. deliver every message sent in the previous beat, in send order;
-//  4. leaders run their periodic checks: ISR expiry, then completion or
-//     expiry of parked acks=all requests;
+//  3. deliver every message sent in the previous beat, in send order
+//     (the controller handles the AlterPartition requests among them);
+//  4. leaders run their periodic checks: ISR expiry (on the beats of the
+//     isr-expiration schedule), then expiry of parked acks=all requests;
 //  5. clients act: the producer creates, fails, retries and sends records;
 //     followers with no fetch outstanding fetch; then the groups act;
 //  6. the state is recorded.
@@ -61,9 +62,12 @@
 // NOT_ENOUGH_REPLICAS. Otherwise the record is appended with the current
 // leader epoch; acks=1 is answered at once; acks=all is parked
 // (DelayedProduce) until the high watermark reaches offset+1 — then NONE,
-// or NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR is below the minimum —
-// or until request.timeout beats pass: REQUEST_TIMED_OUT. Every error is
-// retriable: the producer retries after retry.backoff beats.
+// or NOT_ENOUGH_REPLICAS_AFTER_APPEND if the maximal ISR is below the
+// minimum — or until request.timeout beats pass: REQUEST_TIMED_OUT. A
+// parked request completes in the very call that moved the high watermark
+// past it (Partition.tryCompleteDelayedRequests), so an ISR shrink later
+// in the beat cannot turn it negative. Every error is retriable: the
+// producer retries after retry.backoff beats.
 //
 // Outcomes. acked; sent (acks=0); F (delivery.timeout ran out while every
 // attempt was rejected); U — when a partition's leader changes (new epoch,
@@ -84,22 +88,36 @@
 // leader's log end offset is caught up now; one that reaches the leader's
 // log end offset at the previous fetch was caught up then),
 // maybeExpandIsr (log end offset ≥ high watermark and ≥ the epoch's start
-// offset, broker online) and maybeIncrementLeaderHW (frozen while the ISR
-// is below effectiveMinIsr, KAFKA-15583; else the minimum log end offset
-// over the ISR and over caught-up, eligible non-members; an unknown (−1)
-// log end offset blocks; it only increases). The follower sets its high
+// offset, broker online) and maybeIncrementLeaderHW (frozen while the
+// committed ISR is below effectiveMinIsr, KAFKA-15583; else the minimum
+// log end offset over the maximal ISR and over caught-up, eligible
+// non-members; an unknown (−1) log end offset blocks; it only increases). The follower sets its high
 // watermark to min(the leader's in the response, its log end offset). If
 // its last fetched epoch disagrees with the leader's epoch cache the
 // leader answers with a diverging epoch and the follower truncates by
 // epoch (KIP-101, KIP-279), never to its high watermark.
 //
-// ISR changes. Kafka checks ISR expiry every replica.lag.time.max/2; the
-// engine checks every beat: an ISR follower leaves once its log end offset
-// differs from the leader's and more than replica.lag.time.max beats have
-// passed since it was last caught up. AlterPartition takes no time, so the
-// committed ISR always equals the maximal ISR. Note that a fetch round trip
-// takes two beats, so a follower's catch-up credit can be three beats old;
-// replica.lag.time.max below 3 drops even a follower that keeps up.
+// ISR changes (Partition.scala's CommittedPartitionState,
+// PendingExpandIsr, PendingShrinkIsr; ReplicationControlManager). The
+// leader checks ISR expiry on the beats that are multiples of
+// max(1, replica.lag.time.max/2), as ReplicaManager's isr-expiration task
+// does: an ISR follower is out of sync once its log end offset differs
+// from the leader's and more than replica.lag.time.max beats have passed
+// since it was last caught up. The leader never changes the ISR itself: it
+// sends an AlterPartition to the controller — every out-of-sync follower
+// in one shrink, or one follower to add — and asks for nothing else while
+// it is in flight. Meanwhile the high watermark and acks=all use the
+// maximal ISR: the committed ISR plus the follower being added; a follower
+// being dropped still counts. The round trip takes one beat: proposed in
+// beat t, the request reaches the controller in step 3 of beat t+1, which
+// commits it with a new partition epoch, and the leader knows the result
+// at once (metadata is instant). A request built on an older leader or
+// partition epoch changes nothing (the leader already learned the newer
+// state); one adding a fenced broker is refused (INELIGIBLE_REPLICA) and
+// the leader returns to its committed ISR. So a follower never joins and
+// leaves in one beat. A fetch round trip takes two beats, so a follower's
+// catch-up credit can be three beats old; replica.lag.time.max below 3
+// drops even a follower that keeps up.
 //
 // Controller. A crash fences the broker at once (Kafka waits
 // broker.session.timeout; the engine takes it as zero beats) and removes it

@@ -29,14 +29,18 @@ const (
 	KindReassignDone  Kind = "reassign-done"  // a reassignment completed
 
 	// The partition leader and its followers (Partition, ReplicaFetcherThread).
-	KindAppend      Kind = "append"        // the leader appended a record
-	KindRefuse      Kind = "refuse"        // the leader refused a record: NOT_ENOUGH_REPLICAS
-	KindHW          Kind = "hw"            // the leader's high watermark moved
-	KindHWNewLeader Kind = "hw-new-leader" // a new leader's high watermark is the one it had as a follower
-	KindISRShrink   Kind = "isr-shrink"    // a follower left the ISR (replica.lag.time.max)
-	KindISRExpand   Kind = "isr-expand"    // a follower joined the ISR
-	KindReplicate   Kind = "replicate"     // a follower appended what it fetched
-	KindTruncate    Kind = "truncate"      // a follower truncated its log (KIP-101, KIP-279)
+	KindAppend           Kind = "append"             // the leader appended a record
+	KindRefuse           Kind = "refuse"             // the leader refused a record: NOT_ENOUGH_REPLICAS
+	KindHW               Kind = "hw"                 // the leader's high watermark moved
+	KindHWNewLeader      Kind = "hw-new-leader"      // a new leader's high watermark is the one it had as a follower
+	KindISRShrinkPropose Kind = "isr-shrink-propose" // the leader asked the controller to drop an out-of-sync follower (AlterPartition)
+	KindISRShrink        Kind = "isr-shrink"         // the controller committed a shrink: followers left the ISR
+	KindISRExpandPropose Kind = "isr-expand-propose" // the leader asked the controller to add a caught-up follower (AlterPartition)
+	KindISRExpand        Kind = "isr-expand"         // the controller committed an expansion: a follower joined the ISR
+	KindISRHeldBack      Kind = "isr-held-back"      // a follower reached the high watermark but not the epoch's start offset
+	KindISRRefused       Kind = "isr-refused"        // the controller refused an expansion (INELIGIBLE_REPLICA)
+	KindReplicate        Kind = "replicate"          // a follower appended what it fetched
+	KindTruncate         Kind = "truncate"           // a follower truncated its log (KIP-101, KIP-279)
 
 	// The producer.
 	KindCreate    Kind = "create"      // the producer created a record
@@ -89,6 +93,7 @@ const (
 	ReasonNewLeaderAlone   = "new-leader-alone"  // a new leader's ISR is itself alone
 	ReasonFollowerFetch    = "follower-fetch"    // a follower's fetch (Broker, FetchOffset) moved it
 	ReasonISRShrink        = "isr-shrink"        // the ISR dropped the replica it waited for
+	ReasonISRExpand        = "isr-expand"        // the ISR took in a follower and is back at min.insync.replicas
 	ReasonReassignmentDone = "reassignment-done" // a reassignment dropped the replicas it removed
 
 	// leader: what happened to Cause that forced the election.
@@ -142,8 +147,9 @@ type Event struct {
 	// a consumer's position, a truncated log end offset).
 	Offset, FetchOffset, FromOffset, ToOffset int64
 	// LogEndOffset and HighWatermark are a replica's or partition's, as
-	// the event saw them.
-	LogEndOffset, HighWatermark int64
+	// the event saw them; EpochStartOffset is the offset the leader's
+	// current leader epoch starts at (Partition.leaderEpochStartOffsetOpt).
+	LogEndOffset, HighWatermark, EpochStartOffset int64
 	// LeaderEpoch is the partition's leader epoch (append, leader,
 	// offline); DivergingEpoch the epoch a follower's log diverged at, −1
 	// when it shares none with the leader's (truncate).
@@ -151,7 +157,8 @@ type Event struct {
 
 	// ISR is a partition's in-sync replica set; From and To are the two
 	// ends of a replica list that changed (the ISR; a reassignment's
-	// replicas), Adding and Removing what a reassignment moves.
+	// replicas), Adding and Removing what a change adds or removes (a
+	// reassignment; the followers an ISR shrink drops).
 	ISR, From, To, Adding, Removing []int
 	// MinInsyncReplicas is the effective min.insync.replicas (refuse).
 	MinInsyncReplicas int
@@ -236,6 +243,7 @@ var (
 	fLogEndOffset         = field{"logEndOffset", func(e *Event) any { return e.LogEndOffset }}
 	fHighWatermark        = field{"highWatermark", func(e *Event) any { return e.HighWatermark }}
 	fLeaderEpoch          = field{"leaderEpoch", func(e *Event) any { return e.LeaderEpoch }}
+	fEpochStartOffset     = field{"epochStartOffset", func(e *Event) any { return e.EpochStartOffset }}
 	fDivergingEpoch       = field{"divergingEpoch", func(e *Event) any { return e.DivergingEpoch }}
 	fISR                  = field{"isr", func(e *Event) any { return nonNil(e.ISR) }}
 	fFrom                 = field{"from", func(e *Event) any { return nonNil(e.From) }}
@@ -301,10 +309,14 @@ var kindFields = []kindSpec{
 	{kind: KindHW, fields: fs(fPartition, fFromOffset, fToOffset, fReason),
 		optional: fs(fBroker, fFetchOffset), when: func(e *Event) bool { return e.Reason == ReasonFollowerFetch },
 		reasons: []string{ReasonAppend, ReasonLeaderAlone, ReasonNewLeaderAlone, ReasonFollowerFetch, ReasonISRShrink,
-			ReasonReassignmentDone}},
+			ReasonReassignmentDone, ReasonISRExpand}},
 	{kind: KindHWNewLeader, fields: fs(fPartition, fBroker, fFromOffset, fToOffset)},
-	{kind: KindISRShrink, fields: fs(fPartition, fBroker, fFrom, fTo, fLagTime)},
-	{kind: KindISRExpand, fields: fs(fPartition, fBroker, fFrom, fTo, fLogEndOffset, fHighWatermark)},
+	{kind: KindISRShrinkPropose, fields: fs(fPartition, fBroker, fLagTime)},
+	{kind: KindISRShrink, fields: fs(fPartition, fFrom, fTo, fRemoving)},
+	{kind: KindISRExpandPropose, fields: fs(fPartition, fBroker, fLogEndOffset, fHighWatermark, fLeaderEpoch, fEpochStartOffset)},
+	{kind: KindISRExpand, fields: fs(fPartition, fBroker, fFrom, fTo)},
+	{kind: KindISRHeldBack, fields: fs(fPartition, fBroker, fLogEndOffset, fHighWatermark, fLeaderEpoch, fEpochStartOffset)},
+	{kind: KindISRRefused, fields: fs(fPartition, fBroker, fErrorCode)},
 	{kind: KindReplicate, fields: fs(fPartition, fBroker, fLeader, fOffset, fRecords)},
 	{kind: KindTruncate, fields: fs(fPartition, fBroker, fFromOffset, fToOffset, fDivergingEpoch)},
 	{kind: KindCreate, fields: fs(fRecord, fPartition, fKey)},

@@ -12,6 +12,9 @@ const (
 	msgFetch
 	// msgFetchResponse answers it, leader → follower.
 	msgFetchResponse
+	// msgAlterPartition is a leader's ISR change, leader → controller
+	// (AlterPartitionRequest); handled by the controller on arrival.
+	msgAlterPartition
 	// msgGroup is reserved for consumer- and share-group traffic
 	// (handled by handleGroupMessage in groups.go).
 	msgGroup
@@ -28,7 +31,15 @@ const (
 	// errInvalidRecordState answers a share acknowledgement of a record
 	// the member does not hold (ShareAcknowledge).
 	errInvalidRecordState = "INVALID_RECORD_STATE"
+	// errIneligibleReplica is the controller's answer to an AlterPartition
+	// adding a fenced replica.
+	errIneligibleReplica = "INELIGIBLE_REPLICA"
 )
+
+// controllerNode is the address of the KRaft controller on the wire. It
+// runs on no broker: only a broker cut off from it (isolate) cannot reach
+// it.
+const controllerNode = -1
 
 // message is one request or response crossing the network. It takes one
 // beat: sent in beat t, handled in step 3 of beat t+1. A message addressed
@@ -63,6 +74,11 @@ type message struct {
 	divEpoch  int
 	divEnd    int64
 
+	// AlterPartition: the partition epoch the proposal was built on
+	// (epoch holds the leader epoch) and the proposal itself.
+	partitionEpoch int
+	alter          *pendingIsr
+
 	// Group traffic (filled by the group engine).
 	group, member string
 	offset        int64
@@ -77,7 +93,7 @@ func (e *engine) deliver() {
 	e.wire = nil
 	for i := range cur {
 		m := &cur[i]
-		if m.to != 0 && !e.brokers[m.to].online {
+		if m.to > 0 && !e.brokers[m.to].online {
 			continue // the broker is down: the message is lost
 		}
 		switch m.kind {
@@ -89,6 +105,8 @@ func (e *engine) deliver() {
 			e.handleFetch(m)
 		case msgFetchResponse:
 			e.handleFetchResponse(m)
+		case msgAlterPartition:
+			e.handleAlterPartition(m)
 		case msgGroup:
 			e.handleGroupMessage(m)
 		}

@@ -29,6 +29,25 @@ type partition struct {
 	remote []remoteReplica
 	// parked are acks=all requests waiting in purgatory (DelayedProduce).
 	parked []parkedProduce
+	// partitionEpoch is the controller's partition epoch
+	// (PartitionRegistration.partitionEpoch): bumped by every change of
+	// the ISR, leader or replicas, so an AlterPartition built on an older
+	// state is refused (INVALID_UPDATE_VERSION).
+	partitionEpoch int
+	// pending is the leader's ISR change in flight to the controller
+	// (Partition.scala's PendingExpandIsr or PendingShrinkIsr); nil in
+	// CommittedPartitionState. While it is set the leader neither shrinks
+	// nor expands again, and the high watermark and acks=all use the
+	// maximal ISR: the committed ISR plus a replica being added.
+	pending *pendingIsr
+}
+
+// pendingIsr is one AlterPartition in flight: the ISR the leader proposed
+// and the replica it adds (expand) or the replicas it drops (shrink).
+type pendingIsr struct {
+	expand  bool
+	brokers []int
+	isr     []int
 }
 
 // replica is one broker's copy of a partition: its log, its own high
@@ -61,6 +80,15 @@ type remoteReplica struct {
 	lastFetchLEO   int64
 	lastFetchTime  int
 	lastCaughtUpAt int
+	// heldBackEpoch is the leader epoch in which the leader last told that
+	// this follower reached the high watermark but not the epoch's start
+	// offset (−1 none), so the refusal is told once per epoch.
+	heldBackEpoch int
+}
+
+// newRemote is the leader's record of a follower it knows nothing about.
+func newRemote() remoteReplica {
+	return remoteReplica{leo: -1, lastFetchLEO: -1, lastFetchTime: never, lastCaughtUpAt: never, heldBackEpoch: -1}
 }
 
 // parkedProduce is one acks=all request in purgatory: done once the high
@@ -146,7 +174,7 @@ func (p *partition) rep(b int) *replica {
 func (p *partition) addReplica(b int) *replica {
 	for len(p.reps) <= b {
 		p.reps = append(p.reps, nil)
-		p.remote = append(p.remote, remoteReplica{leo: -1, lastFetchLEO: -1, lastFetchTime: never, lastCaughtUpAt: never})
+		p.remote = append(p.remote, newRemote())
 	}
 	if p.reps[b] == nil {
 		p.reps[b] = &replica{log: make([]Entry, 0, 8)}
@@ -156,6 +184,35 @@ func (p *partition) addReplica(b int) *replica {
 
 // inISR reports whether broker b is in p's ISR.
 func (p *partition) inISR(b int) bool { return contains(p.isr, b) }
+
+// inMaximalISR reports whether broker b is in p's maximal ISR
+// (PartitionState.maximalIsr, KIP-497): the committed ISR, plus the
+// replica a pending expansion adds. A pending shrink still counts the
+// replicas it drops, since the controller may refuse it.
+func (p *partition) inMaximalISR(b int) bool {
+	return p.inISR(b) || (p.pending != nil && p.pending.expand && contains(p.pending.brokers, b))
+}
+
+// maximalISRSize is the size of p's maximal ISR.
+func (p *partition) maximalISRSize() int {
+	n := len(p.isr)
+	if p.pending != nil && p.pending.expand {
+		n += len(p.pending.brokers)
+	}
+	return n
+}
+
+// commitISR is the controller changing p's ISR outside an AlterPartition
+// (fencing a broker, finishing a reassignment): the partition epoch moves
+// on, and the leader, which learns the new state from the metadata log at
+// once (Partition.makeLeader → updateAssignmentAndIsr sets a
+// CommittedPartitionState), forgets its pending change; the controller will
+// refuse that change's request as out of date.
+func (p *partition) commitISR(isr []int) {
+	p.setISR(isr)
+	p.partitionEpoch++
+	p.pending = nil
+}
 
 // effectiveMinIsr is min(min.insync.replicas, replica count)
 // (Partition.effectiveMinIsr, KAFKA-15583): the replica count includes
@@ -197,13 +254,17 @@ func (p *partition) leaderRep() *replica {
 }
 
 // maybeIncrementLeaderHW is Partition.maybeIncrementLeaderHW: unless the
-// partition is under min ISR (frozen since Kafka 3.7, KAFKA-15583), the new
-// high watermark is the leader's log end offset lowered to the log end
-// offset of every follower in the ISR, and of every follower outside it
-// that is caught up and eligible to join (online); an unknown log end offset
-// (−1) prevents any increase. The high watermark only ever increases. It
-// reports whether it moved; why says what let it move: its Reason (and,
-// for ReasonFollowerFetch, Broker and FetchOffset) go into the "hw" event.
+// partition is under min ISR (frozen since Kafka 3.7, KAFKA-15583; the
+// committed ISR counts), the new high watermark is the leader's log end
+// offset lowered to the log end offset of every follower in the maximal
+// ISR, and of every follower outside it that is caught up and eligible to
+// join (online); an unknown log end offset (−1) prevents any increase. The
+// high watermark only ever increases. When it moves, the parked acks=all
+// requests it passed complete at once (Partition.tryCompleteDelayedRequests
+// → DelayedProduce.tryComplete), before anything later in the beat can
+// shrink the ISR. It reports whether it moved; why says what let it move:
+// its Reason (and, for ReasonFollowerFetch, Broker and FetchOffset) go
+// into the "hw" event.
 func (e *engine) maybeIncrementLeaderHW(p *partition, why Event) bool {
 	if p.leader == 0 || e.isUnderMinIsr(p) {
 		return false
@@ -219,7 +280,7 @@ func (e *engine) maybeIncrementLeaderHW(p *partition, why Event) bool {
 		if rs.leo >= cand {
 			continue
 		}
-		if p.inISR(b) || (e.isCaughtUp(rs, leaderLEO) && e.brokers[b].online) {
+		if p.inMaximalISR(b) || (e.isCaughtUp(rs, leaderLEO) && e.brokers[b].online) {
 			cand = rs.leo
 		}
 	}
@@ -231,33 +292,53 @@ func (e *engine) maybeIncrementLeaderHW(p *partition, why Event) bool {
 	e.emit(ev)
 	p.hw = cand
 	lr.hw = cand
+	e.completeParked(p)
 	return true
 }
 
-// maybeExpandIsr is Partition.maybeExpandIsr: a follower outside the ISR
-// joins once its log end offset reaches both the high watermark and the
-// current epoch's start offset (isFollowerInSync) and its broker is online
-// (not fenced). The AlterPartition round trip is taken as instant, so the
-// committed ISR equals the maximal ISR. It reports whether the ISR grew.
+// maybeExpandIsr is Partition.maybeExpandIsr: unless an ISR change is
+// already in flight, a follower outside the ISR is proposed for it once
+// its log end offset reaches both the high watermark and the current
+// leader epoch's start offset (isFollowerInSync) and its broker is
+// eligible (canAddReplicaToIsr: online, not fenced). The proposal is an
+// AlterPartition to the controller (PendingExpandIsr): from now the
+// follower counts in the maximal ISR; the ISR itself changes when the
+// controller commits it, the next beat. A follower that reached the high
+// watermark but not the epoch's start offset is held back, and the leader
+// says so once per epoch. It reports whether it proposed.
 func (e *engine) maybeExpandIsr(p *partition, b int) bool {
-	if p.inISR(b) || !contains(p.assignment, b) || !e.brokers[b].online {
+	if p.pending != nil || p.inISR(b) || !contains(p.assignment, b) || !e.brokers[b].online {
 		return false
 	}
-	rs := p.remote[b]
-	if rs.leo < p.hw || rs.leo < p.epochStart {
+	rs := &p.remote[b]
+	if rs.leo < p.hw {
 		return false
 	}
-	old := p.isr
-	p.setISR(append(append([]int{}, p.isr...), b))
-	e.emit(Event{Kind: KindISRExpand, Partition: p.id, Broker: b, LogEndOffset: rs.leo, HighWatermark: p.hw, From: old, To: p.isr})
+	if rs.leo < p.epochStart {
+		if rs.heldBackEpoch != p.epoch {
+			rs.heldBackEpoch = p.epoch
+			e.emit(Event{Kind: KindISRHeldBack, Partition: p.id, Broker: b, LogEndOffset: rs.leo, HighWatermark: p.hw,
+				LeaderEpoch: p.epoch, EpochStartOffset: p.epochStart})
+		}
+		return false
+	}
+	e.proposeISR(p, true, []int{b}, append(append([]int{}, p.isr...), b))
+	e.emit(Event{Kind: KindISRExpandPropose, Partition: p.id, Broker: b, LogEndOffset: rs.leo, HighWatermark: p.hw,
+		LeaderEpoch: p.epoch, EpochStartOffset: p.epochStart})
 	return true
 }
 
-// maybeShrinkIsr is Partition.maybeShrinkIsr: every ISR follower that is
-// not caught up (isFollowerOutOfSync) leaves the ISR. Kafka runs it every
-// replica.lag.time.max/2; the engine runs it every beat. It reports whether
-// the ISR shrank.
+// maybeShrinkIsr is Partition.maybeShrinkIsr: unless an ISR change is
+// already in flight, every ISR follower that is not caught up
+// (getOutOfSyncReplicas, isFollowerOutOfSync) is proposed for removal in
+// one AlterPartition (PendingShrinkIsr). The maximal ISR still holds them
+// until the controller commits the change, the next beat, since it could
+// refuse it. stepLeaders runs it on the isr-expiration schedule. It
+// reports whether it proposed.
 func (e *engine) maybeShrinkIsr(p *partition) bool {
+	if p.pending != nil {
+		return false
+	}
 	leaderLEO := p.reps[p.leader].leo()
 	var out []int
 	for _, b := range p.isr {
@@ -268,18 +349,91 @@ func (e *engine) maybeShrinkIsr(p *partition) bool {
 	if len(out) == 0 {
 		return false
 	}
-	for _, b := range out {
-		old := p.isr
-		keep := make([]int, 0, len(old))
-		for _, x := range old {
-			if x != b {
-				keep = append(keep, x)
-			}
+	keep := make([]int, 0, len(p.isr))
+	for _, x := range p.isr {
+		if !contains(out, x) {
+			keep = append(keep, x)
 		}
-		p.isr = keep
-		e.emit(Event{Kind: KindISRShrink, Partition: p.id, Broker: b, LagTime: e.now - p.remote[b].lastCaughtUpAt, From: old, To: keep})
+	}
+	e.proposeISR(p, false, out, keep)
+	for _, b := range out {
+		e.emit(Event{Kind: KindISRShrinkPropose, Partition: p.id, Broker: b, LagTime: e.now - p.remote[b].lastCaughtUpAt})
 	}
 	return true
+}
+
+// proposeISR sends the leader's AlterPartition for p to the controller
+// (Partition.submitAlterPartition) and marks the change pending. The
+// request carries the leader epoch and partition epoch it was built on.
+func (e *engine) proposeISR(p *partition, expand bool, brokers, isr []int) {
+	pi := &pendingIsr{expand: expand, brokers: brokers}
+	pi.isr = make([]int, 0, len(isr))
+	for _, b := range p.assignment {
+		if contains(isr, b) {
+			pi.isr = append(pi.isr, b)
+		}
+	}
+	p.pending = pi
+	e.send(message{kind: msgAlterPartition, from: p.leader, to: controllerNode, part: p.id,
+		epoch: p.epoch, partitionEpoch: p.partitionEpoch, alter: pi})
+}
+
+// handleAlterPartition is the controller's side of an AlterPartition
+// (ReplicationControlManager.alterPartition): a request from a broker that
+// no longer leads p in that leader epoch is refused (FENCED_LEADER_EPOCH),
+// as is one built on an older partition epoch (INVALID_UPDATE_VERSION) —
+// the leader has already learned the newer state and ignores the answer.
+// A replica the request adds that is fenced is refused
+// (INELIGIBLE_REPLICA), and the leader goes back to its committed state.
+// Otherwise the controller commits the proposed ISR with a new partition
+// epoch, and the leader, learning it (Partition.handleAlterPartitionUpdate),
+// leaves its pending state and may move its high watermark.
+//
+// The round trip takes one beat: the leader proposes in beat t (while it
+// handles a fetch, or in its ISR expiry check), the controller commits in
+// step 3 of beat t+1, and the leader knows the result in that same step
+// (the engine's metadata is instant).
+func (e *engine) handleAlterPartition(m *message) {
+	p := e.parts[m.part]
+	if p.pending != m.alter {
+		// The leader learned a newer state first (an election, a fence, a
+		// finished reassignment), which replaced its pending change: the
+		// controller's refusal of this request (FENCED_LEADER_EPOCH or
+		// INVALID_UPDATE_VERSION) changes nothing.
+		return
+	}
+	if m.alter.expand {
+		for _, b := range m.alter.brokers {
+			if !e.brokers[b].online {
+				e.emit(Event{Kind: KindISRRefused, Partition: p.id, Broker: b, ErrorCode: errIneligibleReplica})
+				p.pending = nil
+				return
+			}
+		}
+	}
+	old := p.isr
+	p.setISR(m.alter.isr)
+	p.partitionEpoch++
+	p.pending = nil
+	if m.alter.expand {
+		b := m.alter.brokers[0]
+		e.emit(Event{Kind: KindISRExpand, Partition: p.id, Broker: b, From: old, To: p.isr})
+		// The follower already counted in the maximal ISR: only the
+		// committed ISR reaching min.insync.replicas can move the high
+		// watermark now.
+		e.maybeIncrementLeaderHW(p, Event{Reason: ReasonISRExpand})
+		return
+	}
+	e.emit(Event{Kind: KindISRShrink, Partition: p.id, From: old, To: p.isr, Removing: m.alter.brokers})
+	e.maybeIncrementLeaderHW(p, Event{Reason: ReasonISRShrink})
+}
+
+// boolInt is 1 for true, 0 for false.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // handleProduce is the leader's side of a produce request
@@ -315,28 +469,45 @@ func (e *engine) handleProduce(m *message) {
 	lr.appendEntries([]Entry{{Record: m.record, Epoch: p.epoch}})
 	e.emit(Event{Kind: KindAppend, Broker: m.to, Partition: p.id, Record: m.record, Offset: off, LeaderEpoch: p.epoch})
 	e.prod.onAppended(e, m.record, off)
-	why := Event{Reason: ReasonAppend}
-	if len(p.isr) == 1 {
-		why.Reason = ReasonLeaderAlone
-	}
-	e.maybeIncrementLeaderHW(p, why)
 	switch acks {
 	case AcksLeader:
 		e.send(reply)
 		e.prod.onAnswering(e, m.record, m.attempt, true)
 	case AcksAll:
+		// ReplicaManager parks the request and tries it at once
+		// (tryCompleteElseWatch): a high watermark the append moved
+		// completes it in this same call.
 		p.parked = append(p.parked, parkedProduce{record: m.record, attempt: m.attempt, requiredOffset: off + 1, deadline: e.now + e.sc.Producer.RequestTimeout})
 		e.prod.onParked(e, m.record, m.attempt)
 	}
+	why := Event{Reason: ReasonAppend}
+	if len(p.isr) == 1 {
+		why.Reason = ReasonLeaderAlone
+	}
+	e.maybeIncrementLeaderHW(p, why)
 }
 
-// maybeCompleteParked is DelayedProduce.tryComplete / onExpiration with
-// Partition.checkEnoughReplicasReachOffset: a parked request is done once
-// the high watermark reaches its required offset — NONE if the ISR meets
-// the effective min ISR, else NOT_ENOUGH_REPLICAS_AFTER_APPEND — and
-// otherwise expires with REQUEST_TIMED_OUT at its deadline
-// (request.timeout beats after it was parked).
-func (e *engine) maybeCompleteParked(p *partition) {
+// completeParked is Partition.tryCompleteDelayedRequests for acks=all
+// (DelayedProduce.tryComplete with Partition.checkEnoughReplicasReachOffset):
+// every parked request whose required offset the high watermark reached is
+// answered — NONE if the maximal ISR meets the effective min ISR, else
+// NOT_ENOUGH_REPLICAS_AFTER_APPEND (the record is in the log; only the
+// answer is negative). It runs whenever the high watermark moves.
+func (e *engine) completeParked(p *partition) {
+	e.sweepParked(p, false)
+}
+
+// expireParked is DelayedProduce.onExpiration, in step 4: a parked request
+// still waiting request.timeout beats after it was parked is answered
+// REQUEST_TIMED_OUT.
+func (e *engine) expireParked(p *partition) {
+	e.sweepParked(p, true)
+}
+
+// sweepParked answers the parked requests the high watermark passed and,
+// when expire is set, those past their deadline; it keeps the rest in
+// order.
+func (e *engine) sweepParked(p *partition, expire bool) {
 	if len(p.parked) == 0 {
 		return
 	}
@@ -345,10 +516,10 @@ func (e *engine) maybeCompleteParked(p *partition) {
 		reply := message{kind: msgProduceResponse, from: p.leader, to: 0, part: p.id, record: pp.record, attempt: pp.attempt}
 		switch {
 		case p.hw >= pp.requiredOffset:
-			if len(p.isr) < e.effectiveMinIsr(p) {
+			if p.maximalISRSize() < e.effectiveMinIsr(p) {
 				reply.errCode = errNotEnoughReplicasAfterAppend
 			}
-		case e.now >= pp.deadline:
+		case expire && e.now >= pp.deadline:
 			reply.errCode = errRequestTimedOut
 		default:
 			keep = append(keep, pp)
@@ -357,6 +528,7 @@ func (e *engine) maybeCompleteParked(p *partition) {
 		e.send(reply)
 		e.prod.onAnswering(e, pp.record, pp.attempt, reply.errCode == errNone)
 	}
+	clear(p.parked[len(keep):])
 	p.parked = keep
 }
 
@@ -410,28 +582,39 @@ func (e *engine) updateFollowerFetchState(p *partition, b int, fetchOffset, lead
 	rs.lastFetchLEO = max(leaderLEO, rs.lastFetchLEO)
 	rs.lastFetchTime = e.now
 	rs.leo = fetchOffset
-	// An ISR change is a trigger of its own in Kafka (the AlterPartition
-	// response calls maybeIncrementLeaderHW), as is a follower's new log
-	// end offset.
-	expanded := e.maybeExpandIsr(p, b)
-	if prevLEO != rs.leo || expanded {
+	// Partition.updateFollowerFetchState: propose the follower for the
+	// ISR, then move the high watermark if its log end offset changed
+	// (a proposed follower already counts in the maximal ISR).
+	e.maybeExpandIsr(p, b)
+	if prevLEO != rs.leo {
 		e.maybeIncrementLeaderHW(p, Event{Reason: ReasonFollowerFetch, Broker: b, FetchOffset: fetchOffset})
 	}
 }
 
-// stepLeaders is step 4: every leader runs its ISR expiry (shrinking can
-// let the high watermark move) and then completes or expires its parked
-// acks=all requests.
+// stepLeaders is step 4: on the beats of the isr-expiration task every
+// leader runs its ISR expiry (a shrink it proposes takes effect when the
+// controller commits it, the next beat); then every leader expires its
+// parked acks=all requests that ran out of time. Parked requests the high
+// watermark passed were already answered when it moved.
 func (e *engine) stepLeaders() {
+	expiry := e.now%e.isrExpiryPeriod() == 0
 	for _, p := range e.parts {
 		if p.leader == 0 {
 			continue
 		}
-		if e.maybeShrinkIsr(p) {
-			e.maybeIncrementLeaderHW(p, Event{Reason: ReasonISRShrink})
+		if expiry {
+			e.maybeShrinkIsr(p)
 		}
-		e.maybeCompleteParked(p)
+		e.expireParked(p)
 	}
+}
+
+// isrExpiryPeriod is the period of ReplicaManager's isr-expiration task,
+// replica.lag.time.max/2 beats (at least 1): it runs on the beats that are
+// multiples of it, so a follower can stay in the ISR for up to about 1.5 ×
+// replica.lag.time.max after it was last caught up.
+func (e *engine) isrExpiryPeriod() int {
+	return max(1, e.sc.Topic.ReplicaLagTimeMax/2)
 }
 
 // contains reports whether xs holds x.
