@@ -21,7 +21,7 @@ import (
 
 // Payloads fed through every free-text string a user controls. Each tries
 // to open an element, close the one it sits in, or start an event handler
-// or a comment; keys must fit in 32 characters.
+// or a comment; keys must fit in 64 characters.
 var (
 	evilPageTitle = `</title><script>alert(1)</script>`
 	evilSummary   = `"><img src=x onerror=alert(2)>`

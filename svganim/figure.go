@@ -128,7 +128,7 @@ var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflo
 </div>
 {{- if .Keys}}
 <div class="kf-legend" role="group" aria-label="keys: press one to isolate it">
-{{- range .Keys}}<button type="button" class="kf-key k{{.Slot}}" data-k="{{.Slot}}" aria-pressed="false"><span class="kf-sw">{{.Label}}</span> {{.Key}}</button>{{end -}}
+{{- range .Keys}}<button type="button" class="kf-key k{{.Slot}}" data-k="{{.Slot}}" aria-pressed="false"{{if ne .Short .Key}} title="{{.Key}}" aria-label="key {{.Key}}"{{end}}><span class="kf-sw">{{.Label}}</span> {{.Short}}</button>{{end -}}
 </div>
 {{- end}}
 <p class="kf-caption" aria-live="polite">{{.Caption}}</p>

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // parseXML fails the test unless b is well-formed XML.
@@ -95,5 +97,36 @@ func TestStepperBudget(t *testing.T) {
 	}
 	if len(b) > 6<<10 {
 		t.Errorf("stepper.js is %d bytes, over the 6 KiB budget", len(b))
+	}
+}
+
+// A UUID key, the most common real Kafka key, is shown in the legend by
+// its first 8 characters and "…", with the whole key as the tooltip; a
+// short key is shown as it is, without a tooltip.
+func TestLegendAbbreviatesLongKeys(t *testing.T) {
+	const uuid = "3f2b8c1e-9d4a-4b7e-a6c5-0e1f2d3c4b5a"
+	s := newStory("long-keys", "Long keys", []string{uuid, "blue"}, 3, 1, [][]int{{1, 2, 3}})
+	s.t.Records = []sim.Record{
+		{ID: 1, Key: uuid, Partition: 0, Offset: -1, Outcome: sim.OutcomePending, CreatedAt: 1, SettledAt: -1, AckedAt: -1},
+		{ID: 2, Key: "blue", Partition: 0, Offset: -1, Outcome: sim.OutcomePending, CreatedAt: 1, SettledAt: -1, AckedAt: -1},
+	}
+	s.next("producer creates records 1 and 2")
+	fig, err := Figure(s.t, Options{ID: "long-keys"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := splitTracks(t, string(fig))
+	want := `title="` + uuid + `" aria-label="key ` + uuid + `"><span class="kf-sw">`
+	if !strings.Contains(html, want) {
+		t.Errorf("legend lacks the long key's tooltip %q", want)
+	}
+	if !strings.Contains(html, "</span> 3f2b8c1e…</button>") {
+		t.Errorf("legend does not abbreviate the long key to 3f2b8c1e…")
+	}
+	if strings.Contains(html, "</span> "+uuid+"</button>") {
+		t.Errorf("legend shows the long key whole")
+	}
+	if !strings.Contains(html, `aria-pressed="false"><span class="kf-sw">B</span> blue</button>`) {
+		t.Errorf("a short key should be shown whole, without a tooltip")
 	}
 }

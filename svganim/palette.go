@@ -37,6 +37,25 @@ type KeyStyle struct {
 	Key   string
 	Slot  int
 	Label string
+	// Short is the key as the legend shows it: the key itself up to
+	// shortKeyMax characters, else its first shortKeyHead characters and
+	// "…" (a 36-character UUID key would crowd the legend out).
+	Short string
+}
+
+// The legend's abbreviation of long keys, in characters.
+const (
+	shortKeyMax  = 12
+	shortKeyHead = 8
+)
+
+// shortKey abbreviates key for the legend (KeyStyle.Short).
+func shortKey(key string) string {
+	r := []rune(key)
+	if len(r) <= shortKeyMax {
+		return key
+	}
+	return string(r[:shortKeyHead]) + "…"
 }
 
 // KeyStyles assigns a colour slot and a label to each key, in the order
@@ -51,7 +70,7 @@ func KeyStyles(keys []string) []KeyStyle {
 	out := make([]KeyStyle, len(keys))
 	var taken [Palette]bool
 	for i := range out {
-		out[i] = KeyStyle{Key: keys[i], Slot: -1}
+		out[i] = KeyStyle{Key: keys[i], Slot: -1, Short: shortKey(keys[i])}
 	}
 	for i, k := range keys {
 		if s := namedSlot(k); s >= 0 && !taken[s] {

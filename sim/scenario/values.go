@@ -13,7 +13,7 @@ import (
 const (
 	maxTitle   = 120 // characters in a title
 	maxIDLen   = 64  // characters in an id or group id
-	maxKeyLen  = 32  // characters in a record key
+	maxKeyLen  = 64  // characters in a record key: a 36-character UUID fits
 	maxInt     = 1<<31 - 1
 	maxOffsets = 1 << 30 // largest offset an expectation may name
 )
