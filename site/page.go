@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -136,6 +137,56 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 // tab); a figure's title has the same limit (scenario title).
 const MaxPageTitle = 120
 
+// MaxPageSummary is the longest page summary, in characters (the
+// front matter's summary is one line under the page's name in the
+// contents).
+const MaxPageSummary = 300
+
+// frontText reads a front matter field that holds one line of text with
+// the rules of a fence's text settings: a scalar with a value (not ~ or
+// null), no control character, and, when not empty, at least one visible
+// character. It returns the text with the spaces around it trimmed; on a
+// problem it reports it through at and returns false.
+func frontText(v *yaml.Node, name string, at func(*yaml.Node, string, ...any)) (string, bool) {
+	switch {
+	case v.Kind != yaml.ScalarNode:
+		at(v, "%s must be a line of text", name)
+		return "", false
+	case yamlNull(v):
+		at(v, "%s has no value: write a line of text (a bare ~ or null is YAML's nothing)", name)
+		return "", false
+	}
+	for _, r := range v.Value {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			at(v, "%s must be a non-empty line of text (one line, no control characters)", name)
+			return "", false
+		}
+	}
+	t := strings.TrimSpace(v.Value)
+	if v.Value != "" && !visibleText(t) {
+		at(v, "%s has no visible character (only spaces or invisible ones such as U+200B): write some text", name)
+		return "", false
+	}
+	return t, true
+}
+
+// yamlNull reports whether a scalar is YAML's null written plainly (~,
+// null, or nothing): "~" in quotes is text.
+func yamlNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0
+}
+
+// visibleText reports whether s has a character that shows: not a space,
+// nor a format character such as a zero-width space.
+func visibleText(s string) bool {
+	for _, r := range s {
+		if unicode.IsGraphic(r) && !unicode.IsSpace(r) {
+			return true
+		}
+	}
+	return false
+}
+
 // hasFrontMatter reports whether src opens with a --- line that a later
 // --- line closes.
 func hasFrontMatter(src []byte) bool {
@@ -177,26 +228,37 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) sim.ErrorList {
 		seen[k.Value] = true
 		switch k.Value {
 		case "title":
-			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || strings.ContainsAny(strings.TrimSpace(v.Value), "\n\r\x00") {
+			t, ok := frontText(v, "title", at)
+			switch {
+			case !ok:
+				continue
+			case t == "":
 				at(v, "title must be a non-empty line of text (one line, no control characters)")
 				continue
-			}
-			if n := utf8.RuneCountInString(strings.TrimSpace(v.Value)); n > MaxPageTitle {
-				at(v, "title is %d characters: Kafka Flow allows at most %d (it heads the page and names it in the contents)", n, MaxPageTitle)
+			case utf8.RuneCountInString(t) > MaxPageTitle:
+				at(v, "title is %d characters: Kafka Flow allows at most %d (it heads the page and names it in the contents)", utf8.RuneCountInString(t), MaxPageTitle)
 				continue
 			}
-			pg.Title = strings.TrimSpace(v.Value)
+			pg.Title = t
 		case "summary":
-			if v.Kind != yaml.ScalarNode {
-				at(v, "summary must be a line of text")
+			t, ok := frontText(v, "summary", at)
+			if !ok {
 				continue
 			}
-			pg.Summary = strings.TrimSpace(v.Value)
+			if n := utf8.RuneCountInString(t); n > MaxPageSummary {
+				at(v, "summary is %d characters: Kafka Flow allows at most %d (it is a line under the page's name in the contents)", n, MaxPageSummary)
+				continue
+			}
+			pg.Summary = t
 		case "weight":
 			w, err := strconv.Atoi(v.Value)
+			digits := strings.TrimPrefix(strings.TrimPrefix(v.Value, "-"), "+")
 			switch {
 			case v.Kind != yaml.ScalarNode:
 				at(v, "weight must be a whole number, such as 10")
+				continue
+			case yamlNull(v):
+				at(v, "weight has no value: write a whole number, such as 10")
 				continue
 			case v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
 				at(v, "weight: %q is not a whole number (write it without quotes)", v.Value)
@@ -206,6 +268,12 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) sim.ErrorList {
 				continue
 			case err != nil:
 				at(v, "weight: %q is not a whole number", v.Value)
+				continue
+			case strings.HasPrefix(v.Value, "+"):
+				at(v, "weight: %q has a plus sign: write the number without it", v.Value)
+				continue
+			case len(digits) > 1 && digits[0] == '0':
+				at(v, "weight: %q has a leading zero: write it without (some YAML readers take 010 for octal 8)", v.Value)
 				continue
 			}
 			pg.Weight = w

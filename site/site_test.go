@@ -762,3 +762,42 @@ func TestContentsText(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontMatterLikeFences (issue 18.8): front matter is read with the
+// strictness of a fence's settings: YAML's null is no title or summary,
+// control characters and invisible-only text are refused in both, a
+// summary has a length limit, and a weight with a leading zero, a plus sign
+// or no value is refused as a fence refuses brokers: 010.
+func TestFrontMatterLikeFences(t *testing.T) {
+	for _, c := range []struct{ fm, want string }{
+		{"title: ~", "2:8: title has no value: write a line of text (a bare ~ or null is YAML's nothing)"},
+		{"title: A\nsummary: null", "3:10: summary has no value: write a line of text (a bare ~ or null is YAML's nothing)"},
+		{"title: \"tab\\there\"", "2:8: title must be a non-empty line of text (one line, no control characters)"},
+		{"title: A\nsummary: \"bell\\a\"", "3:10: summary must be a non-empty line of text (one line, no control characters)"},
+		{"title: A\nsummary: |\n  two\n  lines", "3:10: summary must be a non-empty line of text (one line, no control characters)"},
+		{"title: \"\\u200b \\u200b\"", "2:8: title has no visible character (only spaces or invisible ones such as U+200B): write some text"},
+		{"title: A\nsummary: \"\\u2060\"", "3:10: summary has no visible character (only spaces or invisible ones such as U+200B): write some text"},
+		{"title: A\nsummary: " + strings.Repeat("s", MaxPageSummary+1), fmt.Sprintf("3:10: summary is %d characters: Kafka Flow allows at most %d (it is a line under the page's name in the contents)", MaxPageSummary+1, MaxPageSummary)},
+		{"title: A\nweight: 010", `3:9: weight: "010" has a leading zero: write it without (some YAML readers take 010 for octal 8)`},
+		{"title: A\nweight: -07", `3:9: weight: "-07" has a leading zero: write it without (some YAML readers take 010 for octal 8)`},
+		{"title: A\nweight: +5", `3:9: weight: "+5" has a plus sign: write the number without it`},
+		{"title: A\nweight: ~", "3:9: weight has no value: write a whole number, such as 10"},
+	} {
+		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\n" + c.fm + "\n---\n\nText.\n")}}, ContentName: "content"})
+		if want := "content/a.md:" + c.want; err == nil || err.Error() != want {
+			t.Errorf("%q:\ngot  %v\nwant %s", c.fm, err, want)
+		}
+	}
+	// What stays allowed: a summary at the limit, a weight of 0 or -5, a
+	// title "~" in quotes.
+	s, err := Generate(Options{Content: fstest.MapFS{
+		"a.md": {Data: []byte("---\ntitle: \"~\"\nweight: 0\nsummary: " + strings.Repeat("s", MaxPageSummary) + "\n---\n")},
+		"b.md": {Data: []byte("---\ntitle: B\nweight: -5\n---\n")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Pages[0].Title != "B" || s.Pages[1].Title != "~" {
+		t.Errorf("pages %q, %q", s.Pages[0].Title, s.Pages[1].Title)
+	}
+}

@@ -56,7 +56,7 @@ var (
 // one or more of its fields; each asserted field becomes one
 // sim.Expectation positioned at its value.
 func (p *parser) expect(n *yaml.Node) {
-	for _, it := range p.list(n, "expect", "entries such as {record: 1, outcome: acked}") {
+	for _, it := range p.entries(n, "expect", "entries such as {record: 1, outcome: acked}") {
 		if len(p.sc.Expect) >= sim.MaxExpect {
 			p.errorf(it, "too many expectations: Kafka Flow allows at most %d", sim.MaxExpect)
 			return

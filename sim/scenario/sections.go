@@ -157,7 +157,7 @@ func (p *parser) keys(n *yaml.Node) ([]string, bool) {
 
 // consumerGroups reads consumer.groups.
 func (p *parser) consumerGroups(n *yaml.Node) {
-	for _, it := range p.list(n, "consumer.groups", "groups such as {id: readers, members: 2}") {
+	for _, it := range p.entries(n, "consumer.groups", "groups such as {id: readers, members: 2}") {
 		if !p.mapping(it, "a consumer.groups entry", "{id: readers, members: 2}") {
 			continue
 		}
@@ -194,7 +194,7 @@ func (p *parser) consumerGroups(n *yaml.Node) {
 
 // shareGroups reads share.groups.
 func (p *parser) shareGroups(n *yaml.Node) {
-	for _, it := range p.list(n, "share.groups", "groups such as {id: workers, members: 3}") {
+	for _, it := range p.entries(n, "share.groups", "groups such as {id: workers, members: 3}") {
 		if !p.mapping(it, "a share.groups entry", "{id: workers, members: 3}") {
 			continue
 		}

@@ -26,7 +26,7 @@ type timelineEntry struct {
 // up to crash, a member must exist to leave…) replay them by beat, entries
 // of the same beat in written order, as the engine applies them.
 func (p *parser) timeline(n *yaml.Node) {
-	items := p.list(n, "timeline", "entries such as {at: 5, crash: 1}")
+	items := p.entries(n, "timeline", "entries such as {at: 5, crash: 1}")
 	if len(items) > sim.MaxTimeline {
 		p.errorf(items[sim.MaxTimeline], "too many timeline entries: Kafka Flow allows at most %d", sim.MaxTimeline)
 		items = items[:sim.MaxTimeline]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -67,6 +68,10 @@ func (p *parser) integer(n *yaml.Node, name string, lo, hi int64, limit bool) (i
 	}
 	if leadingZero(s) {
 		p.errorf(n, "%s: %q has a leading zero: write it without (some YAML readers take 010 for octal 8)", keyOf(name), s)
+		return 0, false
+	}
+	if strings.HasPrefix(s, "+") {
+		p.errorf(n, "%s: %q has a plus sign: write the number without it", keyOf(name), s)
 		return 0, false
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
@@ -175,7 +180,11 @@ func (p *parser) unsigned(n *yaml.Node, name string) (uint64, bool) {
 		p.errorf(n, "%s: %q has a leading zero: write it without (some YAML readers take 010 for octal 8)", keyOf(name), s)
 		return 0, false
 	}
-	v, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 10, 64)
+	if strings.HasPrefix(s, "+") {
+		p.errorf(n, "%s: %q has a plus sign: write the number without it", keyOf(name), s)
+		return 0, false
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		p.errorf(n, "%q is out of range for %s: it must be between 0 and %d", s, name, uint64(1<<64-1))
 		return 0, false
@@ -214,11 +223,27 @@ func (p *parser) text(n *yaml.Node, name string, max int) (string, bool) {
 			return "", false
 		}
 	}
+	if s != "" && !visible(s) {
+		p.errorf(n, "%s has no visible character (only spaces or invisible ones such as U+200B): write some text", name)
+		return "", false
+	}
 	if l := len([]rune(s)); l > max {
 		p.errorf(n, "%s is %d characters long; Kafka Flow allows at most %d", name, l, max)
 		return "", false
 	}
 	return s, true
+}
+
+// visible reports whether s has a character that shows: a letter, digit,
+// mark, punctuation or symbol (not a space, nor a format character such as
+// a zero-width space).
+func visible(s string) bool {
+	for _, r := range s {
+		if unicode.IsGraphic(r) && !unicode.IsSpace(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // ident reads an id: 1 to maxIDLen characters from a-z, 0-9 and "-", so
@@ -280,6 +305,21 @@ func (p *parser) list(n *yaml.Node, name, item string) []*yaml.Node {
 		return nil
 	}
 	return n.Content
+}
+
+// entries is list for a list of mappings (timeline, groups, expect): an
+// entry left empty ("- " alone, ~ or null) is reported and left out,
+// rather than taken silently as nothing.
+func (p *parser) entries(n *yaml.Node, name, item string) []*yaml.Node {
+	var out []*yaml.Node
+	for _, it := range p.list(n, name, item) {
+		if isNull(it) {
+			p.errorf(it, "an empty entry in %s: fill it in, as %s, or remove it", name, item)
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // mapping checks that n is a mapping; name describes it in the message.
