@@ -30,7 +30,8 @@ func newBenchCmd(stdout io.Writer) *cobra.Command {
 			"the build's wall time (first, cold, and warm as serve rebuilds; budget 0.5 s), pages,\n" +
 			"figures, beats, the site's bytes raw and gzip and per beat, each figure's gzip bytes\n" +
 			"against its information bound (budget 2×), the engine's beats/s and record-beats/s\n" +
-			"(budget 1,000,000), and a build of a scenario at every size limit.\n" +
+			"(budget 1,000,000), a build of a scenario at every size limit, and the time the\n" +
+			"engine's invariant check (run by every build on every beat) takes of those builds.\n" +
 			"It reads the content like build (./content, else the built-in guide) and writes only\n" +
 			"to a temporary folder. Timings depend on the machine and its load.",
 		Args: cobra.NoArgs,
