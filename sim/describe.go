@@ -96,13 +96,13 @@ func describe(e Event) string {
 		return b + " fetched " + p + " offsets " + i64(e.Offset) + "–" + i64(e.Offset+int64(len(e.Records))-1) +
 			" (records " + ids + ") from leader " + itoa(e.Leader)
 	case KindTruncate:
-		if e.DivergingEpoch < 0 {
-			// The leader's epoch cache holds no epoch at or below the
-			// follower's last fetched one: nothing the follower has is
-			// known to match.
-			return b + " truncated " + p + " to offset " + i64(e.ToOffset) + " (no leader epoch in common with the leader's log)"
+		s := b + " truncated " + p + " from offset " + i64(e.FromOffset) + " to " + i64(e.ToOffset)
+		if e.Reason == ReasonEpochUnknown {
+			return s + ", the end of its last epoch before the leader's epoch " + itoa(e.DivergingEpoch) +
+				", which it lacks; it fetches again to find where the logs diverge"
 		}
-		return b + " truncated " + p + " to offset " + i64(e.ToOffset) + " (diverged at epoch " + itoa(e.DivergingEpoch) + ")"
+		return s + ": its log and the leader's diverge there (the leader's epoch " + itoa(e.DivergingEpoch) +
+			" ends at offset " + i64(e.EpochEndOffset) + ")"
 
 	// The producer.
 	case KindCreate:

@@ -96,6 +96,10 @@ const (
 	ReasonISRExpand        = "isr-expand"        // the ISR took in a follower and is back at min.insync.replicas
 	ReasonReassignmentDone = "reassignment-done" // a reassignment dropped the replicas it removed
 
+	// truncate: how the follower found its truncation offset.
+	ReasonDiverged     = "diverged"      // the logs diverge at ToOffset
+	ReasonEpochUnknown = "epoch-unknown" // it lacks DivergingEpoch: ToOffset ends its own older epoch; it asks again
+
 	// leader: what happened to Cause that forced the election.
 	ReasonOffline   = "offline"   // the leader went offline
 	ReasonRestarted = "restarted" // an ISR member of an offline partition restarted
@@ -151,9 +155,11 @@ type Event struct {
 	// current leader epoch starts at (Partition.leaderEpochStartOffsetOpt).
 	LogEndOffset, HighWatermark, EpochStartOffset int64
 	// LeaderEpoch is the partition's leader epoch (append, leader,
-	// offline); DivergingEpoch the epoch a follower's log diverged at, −1
-	// when it shares none with the leader's (truncate).
+	// offline); DivergingEpoch the leader epoch a fetch response named as
+	// diverging and EpochEndOffset where that epoch ends on the leader
+	// (LeaderEpochFileCache.endOffsetFor) (truncate).
 	LeaderEpoch, DivergingEpoch int
+	EpochEndOffset              int64
 
 	// ISR is a partition's in-sync replica set; From and To are the two
 	// ends of a replica list that changed (the ISR; a reassignment's
@@ -243,6 +249,7 @@ var (
 	fLogEndOffset         = field{"logEndOffset", func(e *Event) any { return e.LogEndOffset }}
 	fHighWatermark        = field{"highWatermark", func(e *Event) any { return e.HighWatermark }}
 	fLeaderEpoch          = field{"leaderEpoch", func(e *Event) any { return e.LeaderEpoch }}
+	fEpochEndOffset       = field{"epochEndOffset", func(e *Event) any { return e.EpochEndOffset }}
 	fEpochStartOffset     = field{"epochStartOffset", func(e *Event) any { return e.EpochStartOffset }}
 	fDivergingEpoch       = field{"divergingEpoch", func(e *Event) any { return e.DivergingEpoch }}
 	fISR                  = field{"isr", func(e *Event) any { return nonNil(e.ISR) }}
@@ -318,7 +325,8 @@ var kindFields = []kindSpec{
 	{kind: KindISRHeldBack, fields: fs(fPartition, fBroker, fLogEndOffset, fHighWatermark, fLeaderEpoch, fEpochStartOffset)},
 	{kind: KindISRRefused, fields: fs(fPartition, fBroker, fErrorCode)},
 	{kind: KindReplicate, fields: fs(fPartition, fBroker, fLeader, fOffset, fRecords)},
-	{kind: KindTruncate, fields: fs(fPartition, fBroker, fFromOffset, fToOffset, fDivergingEpoch)},
+	{kind: KindTruncate, fields: fs(fPartition, fBroker, fFromOffset, fToOffset, fDivergingEpoch, fEpochEndOffset, fReason),
+		reasons: []string{ReasonDiverged, ReasonEpochUnknown}},
 	{kind: KindCreate, fields: fs(fRecord, fPartition, fKey)},
 	{kind: KindSend, fields: fs(fRecord, fPartition, fBroker, fAttempt)},
 	{kind: KindAck, fields: fs(fRecord, fPartition, fAcks)},

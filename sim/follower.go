@@ -68,29 +68,41 @@ func (e *engine) handleFetchResponse(m *message) {
 }
 
 // truncateOnDivergence is AbstractFetcherThread.getOffsetTruncationState
-// (KIP-101, KIP-279): the follower finds its own largest epoch ≤ the
-// leader's diverging epoch. If they match it truncates to the smaller of
-// the two end offsets; if its epoch is older it truncates to the end of its
-// own epoch and asks again; with no such epoch it truncates to the leader's
-// end offset. It never truncates to its high watermark.
+// (KIP-101, KIP-279, KIP-320): the leader answered that its epoch divEpoch
+// ends at divEnd (LeaderEpochFileCache.endOffsetFor, which for an epoch
+// older than every one it caches answers that epoch and the start offset
+// of its oldest). The follower looks up its own end of divEpoch. If it has
+// that epoch, the logs agree up to the smaller of the two ends and diverge
+// there: it truncates to it (ReasonDiverged). If its largest epoch ≤
+// divEpoch is older, it truncates to the end of that epoch and fetches
+// again to learn more (ReasonEpochUnknown). With no epoch of its own at or
+// below divEpoch it truncates to the leader's end (ReasonDiverged). Only
+// an undefined answer (divEnd −1, which a leader in Kafka Flow never
+// gives, since its cache always holds its own epoch) makes it fall back to
+// its high watermark, as Kafka does. It never truncates to its high
+// watermark otherwise.
 func (e *engine) truncateOnDivergence(p *partition, b int, r *replica, divEpoch int, divEnd int64) {
-	fEpoch, fEnd := r.endOffsetForEpoch(divEpoch)
 	var to int64
-	switch {
-	case fEpoch < 0:
-		to = min(divEnd, r.leo())
-	case fEpoch != divEpoch:
-		to = min(fEnd, r.leo())
-	default:
-		to = min(fEnd, divEnd, r.leo())
-	}
-	if to < 0 {
-		to = 0
+	reason := ReasonDiverged
+	if divEnd < 0 {
+		to = r.hw
+	} else {
+		fEpoch, fEnd := r.endOffsetForEpoch(divEpoch)
+		switch {
+		case fEnd < 0:
+			to = min(divEnd, r.leo())
+		case fEpoch != divEpoch:
+			to = min(fEnd, r.leo())
+			reason = ReasonEpochUnknown
+		default:
+			to = min(fEnd, divEnd, r.leo())
+		}
 	}
 	before := r.leo()
 	r.truncateTo(to)
 	if r.leo() < before {
-		e.emit(Event{Kind: KindTruncate, Broker: b, Partition: p.id, FromOffset: before, ToOffset: to, DivergingEpoch: divEpoch})
+		e.emit(Event{Kind: KindTruncate, Broker: b, Partition: p.id, FromOffset: before, ToOffset: to,
+			DivergingEpoch: divEpoch, EpochEndOffset: divEnd, Reason: reason})
 	}
 }
 

@@ -146,20 +146,33 @@ func (r *replica) truncateTo(off int64) {
 }
 
 // endOffsetForEpoch answers OffsetsForLeaderEpoch from this replica's cache
-// (LeaderEpochFileCache.endOffsetFor): the largest cached epoch ≤ epoch and
-// the offset where it ends (the start of the next cached epoch, or the log
-// end offset for the newest). With no such epoch it returns (−1, −1).
+// exactly as LeaderEpochFileCache.endOffsetFor does. For the newest cached
+// epoch: that epoch and the log end offset. For an epoch older than every
+// cached one: the epoch asked for and the start offset of the oldest
+// cached epoch (the data before it is gone, so that is where a follower
+// must start agreeing). Otherwise: the largest cached epoch ≤ epoch and
+// the start offset of the next cached epoch, which is where it ends. For
+// an epoch newer than every cached one, or an empty cache, it returns
+// UNDEFINED (−1, −1).
 func (r *replica) endOffsetForEpoch(epoch int) (int, int64) {
-	for i := len(r.cache) - 1; i >= 0; i-- {
-		if r.cache[i].epoch <= epoch {
-			end := r.leo()
-			if i+1 < len(r.cache) {
-				end = r.cache[i+1].start
-			}
-			return r.cache[i].epoch, end
-		}
+	n := len(r.cache)
+	if epoch < 0 || n == 0 {
+		return -1, -1
 	}
-	return -1, -1
+	if r.cache[n-1].epoch == epoch {
+		return epoch, r.leo()
+	}
+	hi := 0
+	for hi < n && r.cache[hi].epoch <= epoch {
+		hi++
+	}
+	switch {
+	case hi == n:
+		return -1, -1
+	case hi == 0:
+		return epoch, r.cache[0].start
+	}
+	return r.cache[hi-1].epoch, r.cache[hi].start
 }
 
 // rep returns broker b's replica of p, or nil.

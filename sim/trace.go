@@ -135,9 +135,11 @@ type Record struct {
 	Outcome string `json:"outcome"`
 	// CreatedAt is the beat the producer created the record.
 	CreatedAt int `json:"createdAt"`
-	// SettledAt is the beat the outcome became final (for L, the beat the
-	// record was truncated from the last replica holding it); -1 while
-	// pending.
+	// SettledAt is the beat the outcome became final; -1 while pending.
+	// For L it is the beat the loss became certain: the beat a leader was
+	// elected whose log lacks the record (the replicas that hold it will
+	// truncate it when they next fetch), or the beat its acknowledgement
+	// arrived if that came later.
 	SettledAt int `json:"settledAt"`
 	// AckedAt is the beat the producer got a positive answer (-1 if never).
 	AckedAt int `json:"ackedAt"`
