@@ -177,6 +177,8 @@ func addRandomConsumerGroups(r *rand.Rand, sc *sim.Scenario) {
 			AutoCommitInterval: 1 + r.IntN(8),
 			SessionTimeout:     1 + r.IntN(12),
 			Processing:         1 + r.IntN(3),
+			MaxPollInterval:    1 + r.IntN(12),
+			MaxPollRecords:     1 + r.IntN(4),
 		}
 		sc.ConsumerGroups = append(sc.ConsumerGroups, g)
 		members := g.Members

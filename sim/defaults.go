@@ -25,6 +25,8 @@ const (
 	DefaultAutoCommitInterval = 5  // Kafka: auto.commit.interval.ms=5000
 	DefaultSessionTimeout     = 15 // Kafka: group.consumer.session.timeout.ms=45000
 	DefaultProcessing         = 1
+	DefaultMaxPollInterval    = 100      // Kafka: max.poll.interval.ms=300000
+	DefaultMaxPollRecords     = 1        // Kafka: max.poll.records=500
 	DefaultShareAutoOffset    = "latest" // Kafka: share.auto.offset.reset=latest
 	DefaultRecordLockDuration = 10       // Kafka: group.share.record.lock.duration.ms=30000
 	DefaultDeliveryCountLimit = 3        // Kafka: group.share.delivery.count.limit=5

@@ -126,7 +126,17 @@ type ConsumerGroupConfig struct {
 	SessionTimeout int
 	// Processing is the beats a member spends on each record.
 	Processing int
-	Pos        Pos
+	// MaxPollInterval is max.poll.interval in beats (Kafka:
+	// max.poll.interval.ms, default 300000): a member whose poll() calls
+	// are further apart than this leaves the group (ConsumerConfig;
+	// AbstractMembershipManager.transitionToSendingLeaveGroup with
+	// dueToExpiredPollTimer).
+	MaxPollInterval int
+	// MaxPollRecords is max.poll.records: how many records one poll()
+	// hands out at most (Kafka's default 500; Kafka Flow's 1, so a member
+	// takes one record per poll unless a fence asks for batches).
+	MaxPollRecords int
+	Pos            Pos
 }
 
 // ShareGroupConfig is one entry of share.groups (KIP-932).

@@ -300,8 +300,9 @@ func canonical(sc *sim.Scenario) string {
 		pr.Acks, pr.MaxInFlight, pr.Records, strings.Join(keys, ", "), pr.Interval, pr.Start, pr.DeliveryTimeout, pr.RequestTimeout, pr.RetryBackoff)
 	b.WriteString("consumer.groups:\n")
 	for _, g := range sc.ConsumerGroups {
-		fmt.Fprintf(&b, "  - {id: %s, members: %d, auto.offset.reset: %s, assignor: %s, auto.commit.interval: %d, session.timeout: %d, processing: %d}\n",
-			g.ID, g.Members, g.AutoOffsetReset, g.Assignor, g.AutoCommitInterval, g.SessionTimeout, g.Processing)
+		fmt.Fprintf(&b, "  - {id: %s, members: %d, auto.offset.reset: %s, assignor: %s, auto.commit.interval: %d, session.timeout: %d, processing: %d, max.poll.interval: %d, max.poll.records: %d}\n",
+			g.ID, g.Members, g.AutoOffsetReset, g.Assignor, g.AutoCommitInterval, g.SessionTimeout, g.Processing,
+			g.MaxPollInterval, g.MaxPollRecords)
 	}
 	b.WriteString("share.groups:\n")
 	for _, g := range sc.ShareGroups {

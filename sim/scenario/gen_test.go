@@ -60,6 +60,7 @@ func genScenario(r *rand.Rand) *sim.Scenario {
 				AutoOffsetReset:    []string{"earliest", "latest"}[r.IntN(2)],
 				Assignor:           []string{"uniform", "range"}[r.IntN(2)],
 				AutoCommitInterval: pick(1, sim.MaxBeats), SessionTimeout: pick(1, sim.MaxBeats), Processing: pick(1, sim.MaxBeats),
+				MaxPollInterval: pick(1, sim.MaxBeats), MaxPollRecords: pick(1, sim.MaxRecords),
 			})
 		} else {
 			g.share = true

@@ -31,8 +31,9 @@ func dump(sc *sim.Scenario) string {
 		pr.Acks, pr.MaxInFlight, pr.Records, keyList(pr.Keys), pr.Interval, pr.Start,
 		pr.DeliveryTimeout, pr.RequestTimeout, pr.RetryBackoff)
 	for _, g := range sc.ConsumerGroups {
-		fmt.Fprintf(&b, "consumer.group %s id=%q members=%d auto.offset.reset=%s assignor=%s auto.commit.interval=%d session.timeout=%d processing=%d\n",
-			pos(g.Pos), g.ID, g.Members, g.AutoOffsetReset, g.Assignor, g.AutoCommitInterval, g.SessionTimeout, g.Processing)
+		fmt.Fprintf(&b, "consumer.group %s id=%q members=%d auto.offset.reset=%s assignor=%s auto.commit.interval=%d session.timeout=%d processing=%d max.poll.interval=%d max.poll.records=%d\n",
+			pos(g.Pos), g.ID, g.Members, g.AutoOffsetReset, g.Assignor, g.AutoCommitInterval, g.SessionTimeout, g.Processing,
+			g.MaxPollInterval, g.MaxPollRecords)
 	}
 	for _, g := range sc.ShareGroups {
 		fmt.Fprintf(&b, "share.group %s id=%q members=%d share.auto.offset.reset=%s lock.duration=%d delivery.count.limit=%d processing=%d slow.key=%q\n",

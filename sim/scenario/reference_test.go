@@ -73,7 +73,8 @@ func TestReferenceListsEveryKey(t *testing.T) {
 			"interval": sim.DefaultInterval, "start": sim.DefaultStart, "delivery.timeout": sim.DefaultDeliveryTimeout,
 			"request.timeout": sim.DefaultRequestTimeout, "retry.backoff": sim.DefaultRetryBackoff},
 		"consumer.groups": {"members": sim.DefaultMembers, "auto.commit.interval": sim.DefaultAutoCommitInterval,
-			"session.timeout": sim.DefaultSessionTimeout, "processing": sim.DefaultProcessing},
+			"session.timeout": sim.DefaultSessionTimeout, "processing": sim.DefaultProcessing,
+			"max.poll.interval": sim.DefaultMaxPollInterval, "max.poll.records": sim.DefaultMaxPollRecords},
 		"share.groups": {"members": sim.DefaultMembers, "group.share.record.lock.duration": sim.DefaultRecordLockDuration,
 			"group.share.delivery.count.limit": sim.DefaultDeliveryCountLimit, "processing": sim.DefaultProcessing},
 	}

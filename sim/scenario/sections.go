@@ -168,6 +168,8 @@ func (p *parser) consumerGroups(n *yaml.Node) {
 			AutoCommitInterval: sim.DefaultAutoCommitInterval,
 			SessionTimeout:     sim.DefaultSessionTimeout,
 			Processing:         sim.DefaultProcessing,
+			MaxPollInterval:    sim.DefaultMaxPollInterval,
+			MaxPollRecords:     sim.DefaultMaxPollRecords,
 			Pos:                posOf(it),
 		}
 		f := p.fields(it, sectionConsumer)
@@ -186,6 +188,8 @@ func (p *parser) consumerGroups(n *yaml.Node) {
 		g.AutoCommitInterval = p.intSetting(f["auto.commit.interval"].val, "auto.commit.interval", g.AutoCommitInterval, 1, sim.MaxBeats, true)
 		g.SessionTimeout = p.intSetting(f["session.timeout"].val, "session.timeout", g.SessionTimeout, 1, sim.MaxBeats, true)
 		g.Processing = p.intSetting(f["processing"].val, "processing", g.Processing, 1, sim.MaxBeats, true)
+		g.MaxPollInterval = p.intSetting(f["max.poll.interval"].val, "max.poll.interval", g.MaxPollInterval, 1, sim.MaxBeats, true)
+		g.MaxPollRecords = p.intSetting(f["max.poll.records"].val, "max.poll.records", g.MaxPollRecords, 1, sim.MaxRecords, true)
 		if p.addGroup(it, g.ID, false, g.Members, 0) {
 			p.sc.ConsumerGroups = append(p.sc.ConsumerGroups, g)
 		}
