@@ -3,6 +3,7 @@ package sim
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // This file is the consumer-group engine: KIP-848 group coordination
@@ -31,9 +32,13 @@ import (
 //     the next beat on. A stopped member releases nothing: its partitions
 //     stay owned until it is fenced, which releases them.
 //   - Start offset. A new owner starts at the group's committed offset, or
-//     by auto.offset.reset when there is none: latest is the partition's
-//     high watermark at that moment (ListOffsets(LATEST), answered at
-//     once), earliest is offset 0.
+//     by auto.offset.reset when there is none, asking the partition's
+//     leader (ListOffsets, answered at once; see listOffset): latest is its
+//     high watermark at that moment, earliest offset 0. With no leader, or
+//     when a latest lookup meets a new leader whose high watermark is still
+//     below its leader epoch's start offset (OFFSET_NOT_AVAILABLE, KIP-207),
+//     the member owns the partition without a position and asks again
+//     every beat; it fetches nothing meanwhile.
 //   - Fetch. A member fetches each partition it owns from the partition's
 //     current leader: the request takes a beat to reach the leader and the
 //     response one beat back. The leader answers with every record from the
@@ -47,14 +52,24 @@ import (
 //   - Poll and process. A member that is not busy polls: it first revokes
 //     what it must give up, then auto-commits its position for every
 //     partition it owns when auto.commit.interval beats have passed since
-//     its last commit, then takes the next fetched record (partitions in
-//     turn) and spends `processing` beats on it. Its position — the next
-//     offset poll hands out — moves past the record when it takes it, so a
-//     commit made while not busy covers finished records only. A record
-//     the group has handed out before (its offset is below the highest the
-//     group reached on that partition) is marked reprocessed.
-//   - Leave and stop. A leaving member finishes its record, commits its
-//     position for everything it owns, releases it and leaves. A stopped
+//     its last commit, then takes up to max.poll.records fetched records
+//     (a partition's buffer, then the next partition's, partitions in turn)
+//     and works through them, `processing` beats each. Its position — the
+//     next offset poll hands out — moves past the records when the poll
+//     hands them out, so a commit made at a poll covers finished records
+//     only. A record the group has handed out before (its offset is below
+//     the highest the group reached on that partition) is marked
+//     reprocessed.
+//   - Poll timeout. A member still working through its last poll's records
+//     max.poll.interval beats after that poll leaves the group (a leave
+//     heartbeat, member epoch −1): its partitions are released without a
+//     commit and move at once. It goes on with its records (state stale);
+//     its next poll tries to commit what it processed, which fails with
+//     UNKNOWN_MEMBER_ID, and rejoins the group under the same name. The
+//     next owner starts at the committed offset, so it processes again
+//     every record the stale member handed out since its last commit.
+//   - Leave and stop. A leaving member finishes its last poll's records,
+//     commits its position for everything it owns, releases it and leaves. A stopped
 //     member does nothing at all: no heartbeat, fetch, processing or
 //     commit.
 
@@ -65,6 +80,11 @@ const (
 	memberStateAssigning = "assigning" // waits for partitions another member still owns
 	memberStateLeaving   = "leaving"   // finishing its record before it leaves
 	memberStateStopped   = "stopped"   // no heartbeats; not yet fenced
+	// memberStateStale is a member that left the group because its poll
+	// timer ran out (max.poll.interval) and is still working through the
+	// records of its last poll; it joins again at its next poll
+	// (MemberState.STALE in Kafka's client).
+	memberStateStale = "stale"
 )
 
 // consumerGroup is one consumer group: the coordinator's state (group
@@ -81,6 +101,9 @@ type consumerGroup struct {
 	// members are the current members in joining order, which is name
 	// order.
 	members []*consumerMember
+	// stale are former members that left on max.poll.interval and have
+	// not polled since, in the order they left.
+	stale []*consumerMember
 	// parts is the group's view of each partition, index = partition id.
 	parts []consumerPart
 }
@@ -115,9 +138,17 @@ type consumerMember struct {
 	// fetch holds the fetch state of each owned partition, index =
 	// partition id (nil when not owned).
 	fetch []*consumerFetch
-	// busy is the record being processed until doneAt (rec 0 when none).
+	// busy is the record being processed until doneAt (rec 0 when none);
+	// queue holds the rest of the last poll's records, processed in turn.
 	busy   bufferedRecord
 	doneAt int
+	queue  []bufferedRecord
+	// lastPoll is the beat of the member's last poll (or join): its poll
+	// timer runs out max.poll.interval beats later.
+	lastPoll int
+	// uncommitted holds, for a stale member, the positions it held when it
+	// left, which its next poll tries to commit.
+	uncommitted []staleOffset
 	// lastCommit is the beat of the member's last auto-commit (or join).
 	lastCommit int
 	// turn is the partition the member last took a record from, for taking
@@ -125,8 +156,20 @@ type consumerMember struct {
 	turn int
 }
 
+// staleOffset is a position a member held when it left on
+// max.poll.interval.
+type staleOffset struct {
+	part     int
+	position int64
+}
+
 // consumerFetch is a member's state for one owned partition.
 type consumerFetch struct {
+	// resetting is true while the member has no position yet: its
+	// ListOffsets for auto.offset.reset found no leader or got
+	// OFFSET_NOT_AVAILABLE, and it asks again every beat; told says the
+	// failure was announced.
+	resetting, told bool
 	// position is the next offset poll hands out; fetchOffset the next
 	// offset to fetch (position plus what is buffered).
 	position, fetchOffset int64
@@ -144,8 +187,11 @@ type bufferedRecord struct {
 	rec    int
 }
 
-// Consumer fetch errors (Kafka's Errors enum).
-const errOffsetOutOfRange = "OFFSET_OUT_OF_RANGE"
+// Consumer errors (Kafka's Errors enum).
+const (
+	errOffsetOutOfRange = "OFFSET_OUT_OF_RANGE"
+	errUnknownMemberID  = "UNKNOWN_MEMBER_ID"
+)
 
 // initConsumerGroups creates the consumer groups of the scenario; their
 // initial members join at beat 0 and own their target at once.
@@ -198,14 +244,14 @@ func (e *engine) applyConsumerEvent(ev TimelineEvent) bool {
 	case EventLeave:
 		if m := g.member(ev.Member); m != nil && m.state == "" {
 			m.state = memberStateLeaving
-			if m.busy.rec != 0 && m.doneAt > e.now {
-				e.emit(Event{Kind: KindConsumerLeaving, Partition: -1, Group: g.cfg.ID, Member: m.name, Record: m.busy.rec})
+			if last := m.lastOfPoll(); last != 0 && !m.pollDone(e.now) {
+				e.emit(Event{Kind: KindConsumerLeaving, Partition: -1, Group: g.cfg.ID, Member: m.name, Record: last})
 			}
 		}
 	case EventStop:
 		if m := g.member(ev.Member); m != nil && m.state != memberStateStopped {
 			m.state, m.stoppedAt = memberStateStopped, e.now
-			m.busy = bufferedRecord{}
+			m.busy, m.queue = bufferedRecord{}, nil
 			e.emit(Event{Kind: KindConsumerStop, Partition: -1, Group: g.cfg.ID, Member: m.name})
 		}
 	}
@@ -215,7 +261,7 @@ func (e *engine) applyConsumerEvent(ev TimelineEvent) bool {
 // joinConsumer adds member GROUP-(N+1) and bumps the group epoch.
 func (g *consumerGroup) join(e *engine) {
 	g.joined++
-	m := &consumerMember{name: g.cfg.ID + "-" + strconv.Itoa(g.joined), lastCommit: e.now, turn: -1}
+	m := &consumerMember{name: g.cfg.ID + "-" + strconv.Itoa(g.joined), lastCommit: e.now, lastPoll: e.now, turn: -1}
 	g.members = append(g.members, m)
 	g.bump()
 	e.emit(Event{Kind: KindConsumerJoin, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
@@ -239,8 +285,9 @@ func (g *consumerGroup) syncPartitions(e *engine) bool {
 }
 
 // stepConsumerGroups is the consumer-group half of step 5: each group's
-// coordinator acts (partition count, fencing, departures, target), then
-// each member in name order.
+// coordinator acts (partition count, fencing, departures, poll timeouts),
+// stale members work on and maybe rejoin, the coordinator computes the
+// target, then each member takes its turn in name order.
 func (e *engine) stepConsumerGroups() {
 	for _, g := range e.groups.consumer {
 		if n := len(g.parts); g.syncPartitions(e) {
@@ -256,13 +303,18 @@ func (e *engine) stepConsumerGroups() {
 				e.emit(Event{Kind: KindConsumerFence, Partition: -1, Group: g.cfg.ID, Member: m.name,
 					SessionTimeout: g.cfg.SessionTimeout, GroupEpoch: g.epoch})
 				g.releaseAll(e, m, false)
-			case m.state == memberStateLeaving && e.now >= m.doneAt:
-				m.busy = bufferedRecord{}
+			case m.state == memberStateLeaving && m.pollDone(e.now):
+				m.busy, m.queue = bufferedRecord{}, nil
 				g.releaseAll(e, m, true)
 				g.remove(m)
 				g.bump()
 				e.emit(Event{Kind: KindConsumerLeave, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
+			case m.state == "" && e.now >= m.lastPoll+g.cfg.MaxPollInterval && !m.pollDone(e.now):
+				g.pollTimeout(e, m)
 			}
+		}
+		for _, m := range slices.Clone(g.stale) {
+			g.stepStale(e, m)
 		}
 		g.coordinate(e)
 		for _, m := range g.members {
@@ -301,20 +353,21 @@ func (g *consumerGroup) coordinate(e *engine) {
 	e.emit(Event{Kind: KindConsumerTarget, Partition: -1, Group: g.cfg.ID, GroupEpoch: g.epoch, Assignment: assignment})
 }
 
-// stepMember runs one member's turn: finish its record when due; when not
-// busy, revoke, auto-commit and take the next record; take partitions its
-// target gives it that are free; and fetch.
+// stepMember runs one member's turn: finish its record when due and start
+// the next of its last poll; once that poll's records are all done, poll:
+// revoke, auto-commit and take the next records; take partitions its
+// target gives it that are free; ask for start offsets it lacks; and
+// fetch.
 func (g *consumerGroup) stepMember(e *engine, m *consumerMember) {
 	if m.state == memberStateStopped {
 		return
 	}
-	if m.busy.rec != 0 && e.now >= m.doneAt {
-		m.busy = bufferedRecord{}
-	}
+	g.advance(e, m)
 	if m.state == memberStateLeaving {
-		return // it leaves once its record is done (stepConsumerGroups)
+		return // it leaves once its last poll is done (stepConsumerGroups)
 	}
 	if m.busy.rec == 0 {
+		m.lastPoll = e.now
 		for _, p := range slices.Clone(m.owned) {
 			if !slices.Contains(m.target, p) {
 				g.commit(e, m, p, ReasonRevoke)
@@ -327,17 +380,116 @@ func (g *consumerGroup) stepMember(e *engine, m *consumerMember) {
 				g.commit(e, m, p, ReasonAuto)
 			}
 		}
-		g.takeNext(e, m)
+		g.poll(e, m)
 	}
 	g.acquire(e, m)
 	for _, p := range m.owned {
+		g.maybeReset(e, m, p)
 		g.maybeFetch(e, m, p)
 	}
 }
 
-// takeNext hands the member its next fetched record, partitions in turn
-// after the last one used, and keeps it busy for `processing` beats.
-func (g *consumerGroup) takeNext(e *engine, m *consumerMember) {
+// pollDone reports whether m has finished every record of its last poll
+// by beat now, so that its next poll may happen now.
+func (m *consumerMember) pollDone(now int) bool {
+	return (m.busy.rec == 0 || m.doneAt <= now) && len(m.queue) == 0
+}
+
+// lastOfPoll returns the id of the last record of m's last poll, 0 when
+// it has none.
+func (m *consumerMember) lastOfPoll() int {
+	if n := len(m.queue); n > 0 {
+		return m.queue[n-1].rec
+	}
+	return m.busy.rec
+}
+
+// advance finishes m's record when it is due and starts the next record
+// of its last poll, if any, in the same beat.
+func (g *consumerGroup) advance(e *engine, m *consumerMember) {
+	if m.busy.rec == 0 || e.now < m.doneAt {
+		return
+	}
+	m.busy = bufferedRecord{}
+	if len(m.queue) > 0 {
+		r := m.queue[0]
+		m.queue = m.queue[1:]
+		g.process(e, m, r)
+	}
+}
+
+// pollTimeout takes m out of the group: max.poll.interval beats have passed
+// since its last poll and it is still working through that poll's records
+// (the time between two poll() calls is longer than max.poll.interval.ms).
+// The client's heartbeat thread sends a leave heartbeat with member epoch
+// −1 (AbstractMembershipManager.transitionToSendingLeaveGroup with
+// dueToExpiredPollTimer) and releases the member's partitions without
+// committing (transitionToStale, onPartitionsLost); the coordinator removes
+// the member (GroupMetadataManager handles the leave like any other),
+// bumps the group epoch and moves the partitions at once. The member stays
+// stale — still processing — until its next poll (stepStale).
+func (g *consumerGroup) pollTimeout(e *engine, m *consumerMember) {
+	m.uncommitted = nil
+	for _, p := range m.owned {
+		if f := m.fetch[p]; f != nil && !f.resetting {
+			m.uncommitted = append(m.uncommitted, staleOffset{part: p, position: f.position})
+		}
+	}
+	g.remove(m)
+	g.bump()
+	m.state = memberStateStale
+	g.stale = append(g.stale, m)
+	e.emit(Event{Kind: KindConsumerPollTimeout, Partition: -1, Group: g.cfg.ID, Member: m.name,
+		MaxPollInterval: g.cfg.MaxPollInterval, Record: m.busy.rec, GroupEpoch: g.epoch})
+	g.releaseAll(e, m, false)
+	m.target = nil
+}
+
+// stepStale lets a stale member work on: it finishes the records of its
+// last poll, then polls. That poll first tries to commit the positions the
+// member held when it left, and the commit fails: the coordinator no
+// longer knows the member and answers UNKNOWN_MEMBER_ID
+// (ConsumerGroup.validateOffsetCommit; CommitRequestManager does not retry,
+// the member having left), and the classic protocol's ConsumerCoordinator
+// fails it before sending; the application sees CommitFailedException.
+// Then the poll rejoins the group under the same name
+// (maybeRejoinStaleMember: the member id is kept, the member epoch starts
+// again at 0), which bumps the group epoch.
+func (g *consumerGroup) stepStale(e *engine, m *consumerMember) {
+	g.advance(e, m)
+	if m.busy.rec != 0 {
+		return
+	}
+	for _, so := range m.uncommitted {
+		if so.position != g.parts[so.part].committed {
+			e.emit(Event{Kind: KindConsumerCommitFailed, Partition: so.part, Group: g.cfg.ID, Member: m.name,
+				Offset: so.position, ErrorCode: errUnknownMemberID})
+		}
+	}
+	m.uncommitted = nil
+	g.stale = slices.DeleteFunc(g.stale, func(x *consumerMember) bool { return x == m })
+	m.state, m.lastPoll, m.lastCommit, m.turn = "", e.now, e.now, -1
+	i, _ := slices.BinarySearchFunc(g.members, m, func(a, b *consumerMember) int {
+		return memberNumber(a.name) - memberNumber(b.name)
+	})
+	g.members = slices.Insert(g.members, i, m)
+	g.bump()
+	e.emit(Event{Kind: KindConsumerRejoin, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
+}
+
+// memberNumber returns N of a member named GROUP-N.
+func memberNumber(name string) int {
+	n, _ := strconv.Atoi(name[strings.LastIndexByte(name, '-')+1:])
+	return n
+}
+
+// poll hands m up to max.poll.records fetched records — the rest of one
+// partition's buffer, then the next partition's, partitions in turn after
+// the last one used (Kafka's FetchCollector drains one completed fetch
+// before the next) — moves each partition's position past what it handed
+// out, and starts on the first record; the others follow one after
+// another, `processing` beats each (advance).
+func (g *consumerGroup) poll(e *engine, m *consumerMember) {
 	if len(m.owned) == 0 {
 		return
 	}
@@ -348,27 +500,40 @@ func (g *consumerGroup) takeNext(e *engine, m *consumerMember) {
 			break
 		}
 	}
-	for k := range m.owned {
+	var got []bufferedRecord
+	for k := 0; k < len(m.owned) && len(got) < g.cfg.MaxPollRecords; k++ {
 		p := m.owned[(start+k)%len(m.owned)]
 		f := m.fetch[p]
-		if len(f.buffer) == 0 {
+		n := min(len(f.buffer), g.cfg.MaxPollRecords-len(got))
+		if n == 0 {
 			continue
 		}
-		r := f.buffer[0]
-		f.buffer = f.buffer[1:]
-		f.position = r.offset + 1
-		m.busy, m.doneAt, m.turn = r, e.now+g.cfg.Processing, p
-		gp := &g.parts[p]
-		again := r.offset < gp.reached
-		if again && !slices.Contains(gp.reprocessed, r.offset) {
-			gp.reprocessed = append(gp.reprocessed, r.offset)
-			slices.Sort(gp.reprocessed)
-		}
-		gp.reached = max(gp.reached, r.offset+1)
-		e.emit(Event{Kind: KindConsumerProcess, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: r.offset, Record: r.rec,
-			Reprocessed: again})
+		got = append(got, f.buffer[:n]...)
+		f.buffer = f.buffer[n:]
+		f.position = got[len(got)-1].offset + 1
+		m.turn = p
+	}
+	if len(got) == 0 {
 		return
 	}
+	m.queue = got[1:]
+	g.process(e, m, got[0])
+}
+
+// process starts m on record r for `processing` beats. A record the group
+// has handed out before (its offset is below the highest the group
+// reached on that partition) is marked reprocessed.
+func (g *consumerGroup) process(e *engine, m *consumerMember, r bufferedRecord) {
+	m.busy, m.doneAt = r, e.now+g.cfg.Processing
+	gp := &g.parts[r.part]
+	again := r.offset < gp.reached
+	if again && !slices.Contains(gp.reprocessed, r.offset) {
+		gp.reprocessed = append(gp.reprocessed, r.offset)
+		slices.Sort(gp.reprocessed)
+	}
+	gp.reached = max(gp.reached, r.offset+1)
+	e.emit(Event{Kind: KindConsumerProcess, Partition: r.part, Group: g.cfg.ID, Member: m.name, Offset: r.offset, Record: r.rec,
+		Reprocessed: again})
 }
 
 // commit stores the member's position for p as the group's committed
@@ -377,7 +542,7 @@ func (g *consumerGroup) takeNext(e *engine, m *consumerMember) {
 func (g *consumerGroup) commit(e *engine, m *consumerMember, p int, why string) {
 	f := m.fetch[p]
 	gp := &g.parts[p]
-	if f == nil || f.position == gp.committed {
+	if f == nil || f.resetting || f.position == gp.committed {
 		return
 	}
 	gp.committed = f.position
@@ -421,23 +586,50 @@ func (g *consumerGroup) acquire(e *engine, m *consumerMember) {
 		for len(m.fetch) <= p {
 			m.fetch = append(m.fetch, nil)
 		}
-		start, how := gp.committed, ""
-		if start < 0 {
-			start, how = g.resetOffset(e, p)
+		if gp.committed >= 0 {
+			m.fetch[p] = &consumerFetch{position: gp.committed, fetchOffset: gp.committed}
+			e.emit(Event{Kind: KindConsumerAssign, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: gp.committed})
+			continue
 		}
-		m.fetch[p] = &consumerFetch{position: start, fetchOffset: start}
-		e.emit(Event{Kind: KindConsumerAssign, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start, AutoOffsetReset: how})
+		start, code := e.listOffset(p, g.cfg.AutoOffsetReset == "latest")
+		f := &consumerFetch{position: start, fetchOffset: start, resetting: code != errNone}
+		m.fetch[p] = f
+		e.emit(Event{Kind: KindConsumerAssign, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start,
+			AutoOffsetReset: g.cfg.AutoOffsetReset})
+		if f.resetting {
+			g.tellUnavailable(e, m, p, code)
+		}
 	}
 }
 
-// resetOffset applies auto.offset.reset for p: latest is the partition's
-// high watermark now, earliest offset 0. It returns the offset and the
-// policy used.
-func (g *consumerGroup) resetOffset(e *engine, p int) (int64, string) {
-	if g.cfg.AutoOffsetReset == "earliest" {
-		return 0, "earliest"
+// maybeReset asks again for the start offset of a partition m owns without
+// a position, its last ListOffsets having failed; the member learns the
+// answer in the beat it asks (see listOffset).
+func (g *consumerGroup) maybeReset(e *engine, m *consumerMember, p int) {
+	f := m.fetch[p]
+	if !f.resetting {
+		return
 	}
-	return e.parts[p].hw, "latest"
+	start, code := e.listOffset(p, g.cfg.AutoOffsetReset == "latest")
+	if code != errNone {
+		if !f.told {
+			g.tellUnavailable(e, m, p, code)
+		}
+		return
+	}
+	f.resetting, f.told, f.position, f.fetchOffset, f.buffer = false, false, start, start, nil
+	e.emit(Event{Kind: KindConsumerStart, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start,
+		AutoOffsetReset: g.cfg.AutoOffsetReset})
+}
+
+// tellUnavailable announces, once per failed lookup, that m could not learn
+// where to start on p.
+func (g *consumerGroup) tellUnavailable(e *engine, m *consumerMember, p int, code string) {
+	m.fetch[p].told = true
+	pt := e.parts[p]
+	e.emit(Event{Kind: KindConsumerOffsetUnavailable, Partition: p, Group: g.cfg.ID, Member: m.name,
+		AutoOffsetReset: g.cfg.AutoOffsetReset, ErrorCode: code,
+		Broker: pt.leader, HighWatermark: pt.hw, LeaderEpoch: pt.epoch, EpochStartOffset: pt.epochStart})
 }
 
 // maybeFetch sends m's fetch for p to the partition's leader when it has
@@ -449,7 +641,7 @@ func (g *consumerGroup) maybeFetch(e *engine, m *consumerMember, p int) {
 		f.outstanding = false
 	}
 	leader := e.parts[p].leader
-	if f.outstanding || len(f.buffer) > 0 || leader == 0 {
+	if f.resetting || f.outstanding || len(f.buffer) > 0 || leader == 0 {
 		return
 	}
 	f.outstanding, f.sentAt = true, e.now
@@ -521,9 +713,13 @@ func (e *engine) handleConsumerFetchResponse(g *consumerGroup, msg *message) {
 				Offset: msg.offset, Records: recordIDs(msg.entries), HighWatermark: msg.hw})
 		}
 	case errOffsetOutOfRange:
-		off, how := g.resetOffset(e, msg.part)
-		f.position, f.fetchOffset, f.buffer = off, off, nil
+		off, code := e.listOffset(msg.part, g.cfg.AutoOffsetReset == "latest")
+		f.position, f.fetchOffset, f.buffer, f.resetting = off, off, nil, code != errNone
 		e.emit(Event{Kind: KindConsumerReset, Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
-			ErrorCode: errOffsetOutOfRange, FromOffset: msg.offset, LogEndOffset: msg.leo, ToOffset: off, AutoOffsetReset: how})
+			ErrorCode: errOffsetOutOfRange, FromOffset: msg.offset, LogEndOffset: msg.leo, ToOffset: off,
+			AutoOffsetReset: g.cfg.AutoOffsetReset})
+		if f.resetting {
+			g.tellUnavailable(e, m, msg.part, code)
+		}
 	}
 }

@@ -154,7 +154,27 @@ func describe(e Event) string {
 	case KindConsumerRelease:
 		return e.Member + " released " + p
 	case KindConsumerAssign:
+		if e.Offset < 0 {
+			return e.Member + " owns " + p + " and asks its leader for the " + e.AutoOffsetReset + " offset (auto.offset.reset=" +
+				e.AutoOffsetReset + ")"
+		}
 		return e.Member + " owns " + p + ", starting at offset " + offNum + " (" + startWords(e.AutoOffsetReset) + ")"
+	case KindConsumerStart:
+		return e.Member + " starts " + p + " at offset " + offNum + " (" + startWords(e.AutoOffsetReset) + ")"
+	case KindConsumerOffsetUnavailable:
+		return e.Member + ": " + unavailableWords(e, "the "+e.AutoOffsetReset+" offset of "+p) + "; it asks again every beat"
+	case KindConsumerPollTimeout:
+		s := e.Member + " left group " + e.Group + ": no poll for " + plural(int64(e.MaxPollInterval), "beat") +
+			" (max.poll.interval)" + groupEpoch
+		if e.Record > 0 {
+			s += "; it is still processing " + rec
+		}
+		return s
+	case KindConsumerCommitFailed:
+		return e.Member + "'s commit of " + p + " offset " + offNum + " fails: " + e.ErrorCode +
+			", it is no longer a member (CommitFailedException)"
+	case KindConsumerRejoin:
+		return e.Member + " polls again and rejoins group " + e.Group + groupEpoch
 	case KindConsumerCommit:
 		why := map[string]string{ReasonAuto: "auto-commit", ReasonRevoke: "before releasing it", ReasonLeave: "before leaving"}[e.Reason]
 		return e.Member + " committed " + p + " offset " + offNum + " (" + why + ")"
@@ -172,6 +192,11 @@ func describe(e Event) string {
 		}
 		return s
 	case KindConsumerReset:
+		if e.ToOffset < 0 {
+			return e.Member + ": " + p + " offset " + strconv.FormatInt(e.FromOffset, 10) + " is past broker " + itoa(e.Broker) +
+				"'s log end offset " + strconv.FormatInt(e.LogEndOffset, 10) + " (" + e.ErrorCode + "); it resets by " +
+				startWords(e.AutoOffsetReset)
+		}
 		return e.Member + ": " + p + " offset " + strconv.FormatInt(e.FromOffset, 10) + " is past broker " + itoa(e.Broker) +
 			"'s log end offset " + strconv.FormatInt(e.LogEndOffset, 10) + " (" + e.ErrorCode + "); reset to " +
 			strconv.FormatInt(e.ToOffset, 10) + " (" + startWords(e.AutoOffsetReset) + ")"
@@ -199,6 +224,9 @@ func describe(e Event) string {
 	case KindShareStart:
 		return e.Group + " " + p + " share-partition start offset " + strconv.FormatInt(e.Offset, 10) +
 			" (share.auto.offset.reset=" + e.AutoOffsetReset + ")"
+	case KindShareOffsetUnavailable:
+		return e.Group + " " + p + ": " + unavailableWords(e, "its share-partition start offset") +
+			"; the group's members ask again every beat"
 	case KindShareAcquire:
 		return e.Member + " acquired " + at + rec1 + ", " + count + ", locked until beat " + strconv.Itoa(e.LockedUntil)
 	case KindShareProcessed:
@@ -250,6 +278,17 @@ func hwReason(e Event) string {
 		return "the reassignment dropped the replicas it removed"
 	}
 	return ""
+}
+
+// unavailableWords says why a start-offset lookup for what failed (the
+// ErrorCode of consumer-offset-unavailable and share-offset-unavailable).
+func unavailableWords(e Event, what string) string {
+	if e.ErrorCode != errOffsetNotAvailable {
+		return "no leader to ask for " + what + " (" + e.ErrorCode + ")"
+	}
+	return "broker " + strconv.Itoa(e.Broker) + " answers " + e.ErrorCode + " for " + what + ": its high watermark " +
+		strconv.FormatInt(e.HighWatermark, 10) + " is below epoch " + strconv.Itoa(e.LeaderEpoch) + "'s start offset " +
+		strconv.FormatInt(e.EpochStartOffset, 10)
 }
 
 // startWords says where a consumer's start offset came from: the

@@ -156,12 +156,22 @@
 // with the uniform (default) or range assignor, members in name order
 // (Kafka's order is a hash map's). A partition moves only after its owner
 // finished its record, committed and released it; the new owner starts
-// the next beat at the committed offset, or by auto.offset.reset (latest =
-// the high watermark then). Members fetch from the leader, one beat each
-// way, records below the high watermark only; take one record per
-// `processing` beats; auto-commit their position every
-// auto.commit.interval beats. A stopped member releases nothing until it
-// is fenced. The coordinator is on no broker: its answers are instant.
+// the next beat at the committed offset, or by auto.offset.reset, asking
+// the leader at once (latest = its high watermark then; a leader whose
+// high watermark is below its epoch's start offset answers
+// OFFSET_NOT_AVAILABLE and the member asks again each beat, KIP-207).
+// Members fetch from the leader, one beat each way, records below the high
+// watermark only; a poll hands out up to max.poll.records records, taken
+// one after another, `processing` beats each; a member auto-commits its
+// position every auto.commit.interval beats, at a poll. A member still busy
+// with its last poll max.poll.interval beats after it leaves the group
+// without committing and rejoins at its next poll, whose commit fails. A
+// stopped member releases nothing until it is fenced. The coordinator is
+// on no broker: its answers are instant.
+//
+// Share groups (share.go, share_partition.go, KIP-932). A share-partition
+// starts when a member first fetches it, at its leader in step 5, with the
+// same ListOffsets rule as consumers.
 //
 // A user's mistake is reported by the parser (package sim/scenario) with
 // its position; Run panics only when an internal invariant breaks, which

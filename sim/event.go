@@ -66,6 +66,13 @@ const (
 	KindConsumerFetch      Kind = "consumer-fetch"
 	KindConsumerProcess    Kind = "consumer-process"
 	KindConsumerReset      Kind = "consumer-reset" // OFFSET_OUT_OF_RANGE, then auto.offset.reset
+	// KindConsumerOffsetUnavailable: a member could not learn where to
+	// start (ListOffsets found no leader, or OFFSET_NOT_AVAILABLE, KIP-207).
+	KindConsumerOffsetUnavailable Kind = "consumer-offset-unavailable"
+	KindConsumerStart             Kind = "consumer-start"        // it learned it on a later try
+	KindConsumerPollTimeout       Kind = "consumer-poll-timeout" // it left the group on max.poll.interval
+	KindConsumerCommitFailed      Kind = "consumer-commit-failed"
+	KindConsumerRejoin            Kind = "consumer-rejoin" // a member that left on max.poll.interval polled again
 
 	// Share groups (KIP-932).
 	KindShareJoin      Kind = "share-join"
@@ -83,6 +90,9 @@ const (
 	KindShareSPSO      Kind = "share-spso"      // the share-partition start offset moved
 	KindShareNotLeader Kind = "share-not-leader"
 	KindShareLost      Kind = "share-lost" // a request was lost with its broker
+	// KindShareOffsetUnavailable: the leader could not yet start the
+	// share-partition (no leader, or OFFSET_NOT_AVAILABLE, KIP-207).
+	KindShareOffsetUnavailable Kind = "share-offset-unavailable"
 )
 
 // Event reasons: the values of Event.Reason, per kind.
@@ -178,8 +188,8 @@ type Event struct {
 
 	// Durations in beats: a replica's time since it was last caught up
 	// (isr-shrink) and the settings that ran out (delivery.timeout,
-	// retry.backoff, session.timeout).
-	LagTime, DeliveryTimeout, RetryBackoff, SessionTimeout int
+	// retry.backoff, session.timeout, max.poll.interval).
+	LagTime, DeliveryTimeout, RetryBackoff, SessionTimeout, MaxPollInterval int
 
 	// Added and Partitions count partitions: how many were added and how
 	// many there are now; PreviousPartitions how many a group saw before.
@@ -265,6 +275,7 @@ var (
 	fDeliveryTimeout      = field{"deliveryTimeout", func(e *Event) any { return e.DeliveryTimeout }}
 	fRetryBackoff         = field{"retryBackoff", func(e *Event) any { return e.RetryBackoff }}
 	fSessionTimeout       = field{"sessionTimeout", func(e *Event) any { return e.SessionTimeout }}
+	fMaxPollInterval      = field{"maxPollInterval", func(e *Event) any { return e.MaxPollInterval }}
 	fAdded                = field{"added", func(e *Event) any { return e.Added }}
 	fPartitions           = field{"partitions", func(e *Event) any { return e.Partitions }}
 	fPreviousPartitions   = field{"previousPartitions", func(e *Event) any { return e.PreviousPartitions }}
@@ -352,12 +363,21 @@ var kindFields = []kindSpec{
 		optional: fs(fReprocessed), when: func(e *Event) bool { return e.Reprocessed }},
 	{kind: KindConsumerReset, fields: fs(fGroup, fMember, fPartition, fBroker, fErrorCode, fFromOffset, fLogEndOffset,
 		fToOffset, fAutoOffsetReset)},
+	{kind: KindConsumerOffsetUnavailable, fields: fs(fGroup, fMember, fPartition, fAutoOffsetReset, fErrorCode),
+		optional: fs(fBroker, fHighWatermark, fLeaderEpoch, fEpochStartOffset), when: offsetNotAvailable},
+	{kind: KindConsumerStart, fields: fs(fGroup, fMember, fPartition, fOffset, fAutoOffsetReset)},
+	{kind: KindConsumerPollTimeout, fields: fs(fGroup, fMember, fMaxPollInterval, fGroupEpoch),
+		optional: fs(fRecord), when: func(e *Event) bool { return e.Record > 0 }},
+	{kind: KindConsumerCommitFailed, fields: fs(fGroup, fMember, fPartition, fOffset, fErrorCode)},
+	{kind: KindConsumerRejoin, fields: fs(fGroup, fMember, fGroupEpoch)},
 	{kind: KindShareJoin, fields: fs(fGroup, fMember)},
 	{kind: KindShareLeave, fields: fs(fGroup, fMember)},
 	{kind: KindShareStop, fields: fs(fGroup, fMember)},
 	{kind: KindShareFence, fields: fs(fGroup, fMember, fSessionTimeout)},
 	{kind: KindShareAssign, fields: fs(fGroup, fGroupEpoch, fMembersPerPartition, fAssignment)},
 	{kind: KindShareStart, fields: fs(fGroup, fPartition, fOffset, fAutoOffsetReset)},
+	{kind: KindShareOffsetUnavailable, fields: fs(fGroup, fPartition, fErrorCode),
+		optional: fs(fBroker, fHighWatermark, fLeaderEpoch, fEpochStartOffset), when: offsetNotAvailable},
 	{kind: KindShareAcquire, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fDeliveryCount, fLockedUntil)},
 	{kind: KindShareProcessed, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fAcknowledgeType)},
 	{kind: KindShareAccept, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fDeliveryCount)},
@@ -371,6 +391,10 @@ var kindFields = []kindSpec{
 	{kind: KindShareNotLeader, fields: fs(fGroup, fMember, fPartition, fBroker, fErrorCode, fLostAcknowledgements)},
 	{kind: KindShareLost, fields: fs(fGroup, fMember, fPartition, fBroker)},
 }
+
+// offsetNotAvailable says a failed start-offset lookup met a leader that
+// answered OFFSET_NOT_AVAILABLE (so the leader's numbers are worth giving).
+func offsetNotAvailable(e *Event) bool { return e.ErrorCode == errOffsetNotAvailable }
 
 // specOf returns the spec of kind k, or nil for a kind not in kindFields.
 func specOf(k Kind) *kindSpec {

@@ -53,3 +53,33 @@ func (e *engine) stepGroups() {
 	e.stepConsumerGroups()
 	e.stepShareGroups()
 }
+
+// Errors a ListOffsets lookup can meet (Kafka's Errors enum).
+const (
+	errOffsetNotAvailable = "OFFSET_NOT_AVAILABLE"
+	errLeaderNotAvailable = "LEADER_NOT_AVAILABLE"
+)
+
+// listOffset answers a group's ListOffsets for partition p at its leader,
+// at once (the lookup takes no beats in Kafka Flow): offset 0 for the
+// earliest offset (Kafka Flow deletes nothing), the leader's high
+// watermark for the latest (isolation.level=read_uncommitted). A
+// partition without a leader answers LEADER_NOT_AVAILABLE. A latest lookup
+// at a leader whose high watermark is still below the start offset of its
+// leader epoch answers OFFSET_NOT_AVAILABLE (KIP-207,
+// Partition.fetchOffsetForTimestamp): right after an election the new
+// leader's high watermark is the one it had as a follower and can be
+// below offsets the old leader had already exposed. Both errors are
+// retriable; the caller asks again.
+func (e *engine) listOffset(p int, latest bool) (int64, string) {
+	pt := e.parts[p]
+	switch {
+	case pt.leader == 0:
+		return -1, errLeaderNotAvailable
+	case !latest:
+		return 0, errNone
+	case pt.hw < pt.epochStart:
+		return -1, errOffsetNotAvailable
+	}
+	return pt.hw, errNone
+}

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // This file holds the group invariants CheckInvariants runs on every beat:
 // consumer groups (KIP-848) and share groups (KIP-932).
 
@@ -15,7 +17,11 @@ package sim
 //   - a group's committed offset never decreases, except after an
 //     OFFSET_OUT_OF_RANGE reset of that partition, which may move it back;
 //   - a member processes only records below the high watermark the
-//     partition had reached by then.
+//     partition had reached by then;
+//   - a member that left on max.poll.interval (state stale) owns nothing,
+//     and is no member for the checks above;
+//   - a start by auto.offset.reset=latest is at most the high watermark and
+//     never below the start offset of the leader's epoch (KIP-207).
 //
 // Position and committed offset at most the high watermark are checked
 // with the other group fields in CheckInvariants.
@@ -42,6 +48,10 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 				if ev.Partition >= len(maxHW) || ev.Offset >= maxHW[ev.Partition] {
 					bad(b.Beat, "%s processed p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
 				}
+			case KindConsumerAssign, KindConsumerStart:
+				if ev.AutoOffsetReset == "latest" && ev.Offset >= 0 {
+					checkLatestStart(b, ev.Partition, ev.Offset, ev.Member, bad)
+				}
 			}
 		}
 		for gi := range b.Groups {
@@ -50,9 +60,15 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 				continue
 			}
 			owners := map[int]string{}
-			settled := len(g.Members) > 0
+			settled := slices.ContainsFunc(g.Members, func(m Member) bool { return m.State != memberStateStale })
 			least, most := -1, -1
 			for _, m := range g.Members {
+				if m.State == memberStateStale {
+					if len(m.Partitions) > 0 {
+						bad(b.Beat, "group %s: %s left on max.poll.interval but owns %v", g.Group, m.Member, m.Partitions)
+					}
+					continue
+				}
 				if m.State != memberStateActive {
 					settled = false
 				}
@@ -97,7 +113,9 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 // within 1..group.share.delivery.count.limit, never fall, and rise only by
 // an acquisition; acknowledged and archived are terminal; SPSO never
 // falls; every record below SPSO is listed finished; nothing at or above
-// the high watermark is ever acquired.
+// the high watermark is ever acquired; a start by
+// share.auto.offset.reset=latest is at most the high watermark and never
+// below the start offset of the leader's epoch (KIP-207).
 func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format string, args ...any)) {
 	limits := map[string]int{}
 	for _, g := range sc.ShareGroups {
@@ -119,6 +137,9 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 		for _, ev := range b.Events {
 			if ev.Kind == KindShareAcquire && (ev.Partition >= len(b.Partitions) || ev.Offset >= b.Partitions[ev.Partition].HighWatermark) {
 				bad(b.Beat, "%s acquired p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
+			}
+			if ev.Kind == KindShareStart && ev.AutoOffsetReset == "latest" {
+				checkLatestStart(b, ev.Partition, ev.Offset, "group "+ev.Group, bad)
 			}
 		}
 		for gi := range b.Groups {
@@ -194,6 +215,35 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 					last[rk] = r
 				}
 			}
+		}
+	}
+}
+
+// checkLatestStart checks a start offset a latest reset chose at beat b:
+// at most p's high watermark, and not below the start offset of its
+// leader's epoch, read from the leader's log (the first record of that
+// epoch, or the log end offset when the leader has appended none yet).
+func checkLatestStart(b *Beat, p int, start int64, who string, bad func(beat int, format string, args ...any)) {
+	if p < 0 || p >= len(b.Partitions) {
+		return
+	}
+	pt := &b.Partitions[p]
+	if start > pt.HighWatermark {
+		bad(b.Beat, "%s started p%d at %d by latest, above the high watermark %d", who, p, start, pt.HighWatermark)
+	}
+	for _, r := range pt.Replicas {
+		if pt.Leader == 0 || r.Broker != pt.Leader {
+			continue
+		}
+		es := r.LogEndOffset
+		for o, en := range r.Log {
+			if en.Epoch >= pt.LeaderEpoch {
+				es = int64(o)
+				break
+			}
+		}
+		if start < es {
+			bad(b.Beat, "%s started p%d at %d by latest, below epoch %d's start offset %d", who, p, start, pt.LeaderEpoch, es)
 		}
 	}
 }

@@ -149,13 +149,22 @@ func (e *engine) recordConsumerGroups() []Group {
 			}
 			rg.Members[i] = rm
 		}
+		for _, m := range g.stale {
+			rm := Member{Member: m.name, Partitions: []int{}, State: memberStateStale}
+			if m.busy.rec != 0 && m.doneAt > e.now {
+				rm.Processing = m.busy.rec
+			}
+			rg.Members = append(rg.Members, rm)
+		}
 		for p := range g.parts {
 			gp := &g.parts[p]
 			rp := GroupPartition{Partition: p, Position: -1, Committed: gp.committed,
 				Reprocessed: gp.reprocessed[:len(gp.reprocessed):len(gp.reprocessed)]}
 			if gp.owner != nil {
 				rp.Owner = gp.owner.name
-				rp.Position = gp.owner.fetch[p].position
+				if f := gp.owner.fetch[p]; !f.resetting {
+					rp.Position = f.position
+				}
 			}
 			rg.Partitions[p] = rp
 		}

@@ -40,6 +40,12 @@ import "strconv"
 //   - A lock taken in beat a expires at the start of beat a +
 //     group.share.record.lock.duration (before any acknowledgement handled
 //     in that beat).
+//   - Start. A share-partition starts when a member first fetches it
+//     (step 5), at its leader: the start offset follows
+//     share.auto.offset.reset by the ListOffsets rule consumers use
+//     (listOffset), so latest is the leader's high watermark at that moment
+//     and a new leader whose high watermark is below its epoch's start
+//     offset answers OFFSET_NOT_AVAILABLE; the member asks again next beat.
 //   - Membership: join, leave and stop as for consumer groups. A leaving
 //     member's acquired records are released at once (Kafka releases them
 //     when the share session closes); a stopped member does nothing more
@@ -308,10 +314,10 @@ func (e *engine) rebalanceShare(g *shareGroup, gone string) {
 	assignment := make([]MemberPartitions, len(live))
 	for i, m := range live {
 		m.assigned = target[i]
-		for _, q := range m.assigned {
-			e.startSharePartition(g, q)
-		}
 		assignment[i] = MemberPartitions{Member: m.name, Partitions: m.assigned}
+	}
+	for len(g.parts) < len(e.parts) {
+		g.parts = append(g.parts, &sharePartition{id: len(g.parts)})
 	}
 	e.emit(Event{Kind: KindShareAssign, Partition: -1, Group: g.cfg.ID, GroupEpoch: g.epoch,
 		MembersPerPartition: desiredSharing(len(live), len(e.parts)), Assignment: assignment})
@@ -441,6 +447,9 @@ func (e *engine) stepShareMember(g *shareGroup, m *shareMember) {
 		leader := e.parts[q].leader
 		if leader == 0 {
 			continue // offline: wait for a leader
+		}
+		if assigned && !e.startSharePartition(g, q) {
+			continue // no start offset yet: ask again next beat
 		}
 		msg := &shareMsg{fetch: assigned, acks: m.acks[q]}
 		m.acks[q] = nil

@@ -11,11 +11,13 @@ package sim
 // in-flight records from SPSO to SPEO, and the fetches parked waiting for
 // records.
 type sharePartition struct {
-	id      int
-	started bool
-	spso    int64
-	window  []*inflight // offsets spso, spso+1, …
-	waiting []parkedShareFetch
+	id int
+	// started is set once the share-partition start offset is known; told
+	// says a failed lookup was announced.
+	started, told bool
+	spso          int64
+	window        []*inflight // offsets spso, spso+1, …
+	waiting       []parkedShareFetch
 	// finished holds every record that left the window, in offset order;
 	// recorded beats share it (append only).
 	finished []ShareRecord
@@ -37,23 +39,36 @@ type parkedShareFetch struct {
 	broker int
 }
 
-// startSharePartition initialises g's state for partition q the first
-// time a member is assigned it: SPSO from share.auto.offset.reset —
-// latest is the partition's high watermark now, earliest is offset 0 (the
-// log start; Kafka Flow keeps every record).
-func (e *engine) startSharePartition(g *shareGroup, q int) {
-	for len(g.parts) <= q {
-		g.parts = append(g.parts, &sharePartition{id: len(g.parts)})
-	}
+// startSharePartition initialises g's state for partition q at its leader
+// when a member first fetches it, in step 5 (SharePartitionManager creates
+// the SharePartition on the first ShareFetch, and SharePartition.
+// maybeInitialize asks ListOffsets): the share-partition start offset
+// follows share.auto.offset.reset — latest is the leader's high watermark
+// at that moment, earliest offset 0 (the log start; Kafka Flow keeps every
+// record). A consumer group joining in the same beat reads the same high
+// watermark. It reports false when the lookup fails — no leader, or
+// OFFSET_NOT_AVAILABLE at a new leader whose high watermark is still below
+// its epoch's start offset (KIP-207; see listOffset): the member does not
+// fetch, and asks again next beat, as Kafka's initialisation fails and the
+// next ShareFetch tries again.
+func (e *engine) startSharePartition(g *shareGroup, q int) bool {
 	sp := g.parts[q]
 	if sp.started {
-		return
+		return true
 	}
-	sp.started = true
-	if g.cfg.ShareAutoOffsetReset == "latest" {
-		sp.spso = e.parts[q].hw
+	off, code := e.listOffset(q, g.cfg.ShareAutoOffsetReset == "latest")
+	if code != errNone {
+		if !sp.told {
+			pt := e.parts[q]
+			e.emit(Event{Kind: KindShareOffsetUnavailable, Partition: q, Group: g.cfg.ID, ErrorCode: code,
+				Broker: pt.leader, HighWatermark: pt.hw, LeaderEpoch: pt.epoch, EpochStartOffset: pt.epochStart})
+			sp.told = true
+		}
+		return false
 	}
+	sp.started, sp.spso = true, off
 	e.emit(Event{Kind: KindShareStart, Partition: q, Group: g.cfg.ID, Offset: sp.spso, AutoOffsetReset: g.cfg.ShareAutoOffsetReset})
+	return true
 }
 
 // at returns the in-flight record at offset o, or nil.

@@ -105,7 +105,7 @@ func lifeReport(t *testing.T, d *datadriven.TestData, tr *sim.Trace) string {
 			if ev.Group != group && !strings.HasPrefix(ev.Member, group+"-") {
 				continue
 			}
-			if ev.Kind == "share-spso" || ev.Kind == "share-start" {
+			if ev.Kind == "share-spso" || ev.Kind == "share-start" || ev.Kind == "share-offset-unavailable" {
 				continue // about the start offset, not this record
 			}
 			if ev.Kind == "share-acquire" {

@@ -29,6 +29,7 @@ var memberStateWords = map[string]string{
 	"assigning": "assigning: waits until the previous owner releases",
 	"leaving":   "leaving: finishes its record, commits, then leaves",
 	"stopped":   "stopped: no heartbeats; fenced after session.timeout",
+	"stale":     "stale: it left the group when max.poll.interval ran out, and still works through its last poll; it rejoins at its next poll",
 }
 
 // chipWords explains a full-width chip's numbers in its title.
@@ -87,7 +88,13 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	}
 	x0 := mr.Box.X + laneLabelW
 	room := mr.Box.Right() - busyW - chipGap - x0
-	if len(chips) == 0 {
+	switch {
+	case len(chips) == 0 && m.State == "stale":
+		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle kf-chip-stale",
+			x: x0, y: mr.Box.Y + 2, w: min(chipW, room), h: memberH - 4,
+			text:  [3]string{"left: max.poll.interval"},
+			title: m.Member + " is no longer a member: it went longer than max.poll.interval without polling, so it left and its partitions moved; it still processes what its last poll handed it, and its next commit will fail"})
+	case len(chips) == 0:
 		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle",
 			x: x0, y: mr.Box.Y + 2, w: min(chipW, room), h: memberH - 4,
 			text:  [3]string{"idle: no partition"},
@@ -105,11 +112,14 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 			if gp != nil {
 				pos, com = gp.Position, gp.Committed
 			}
-			text += " · pos " + itoa64(pos) + " · com " + offsetOrNone(com)
-			if w < chipW {
+			text += " · pos " + offsetOrNone(pos) + " · com " + offsetOrNone(com)
+			switch {
+			case pos < 0:
+				title = m.Member + " owns p" + pid + " but has no position yet: the leader could not yet say where auto.offset.reset starts it, and it asks again every beat"
+			case w < chipW:
 				// A narrow chip shows only the partition: the title gives the numbers.
 				title = m.Member + " owns p" + pid + ": position " + itoa64(pos) + " is the next offset it hands to processing; the group's committed offset " + offsetOrNone(com) + " is where a new owner would start"
-			} else {
+			default:
 				// The chip shows both numbers; its title says what they are, and
 				// stays the same from beat to beat.
 				title = m.Member + " owns p" + pid + chipWords
