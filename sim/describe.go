@@ -314,7 +314,7 @@ func shareReleaseWords(e Event) string {
 	case ReasonRejected:
 		return "rejected by " + e.Member
 	case ReasonLeft:
-		return "released: " + e.Member + " left the group"
+		return "released: " + e.Member + " left the group and its share session closed, giving the delivery count back"
 	case ReasonFenced:
 		return "released: " + e.Member + " was fenced"
 	}

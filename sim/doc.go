@@ -171,7 +171,8 @@
 //
 // Share groups (share.go, share_partition.go, KIP-932). A share-partition
 // starts when a member first fetches it, at its leader in step 5, with the
-// same ListOffsets rule as consumers.
+// same ListOffsets rule as consumers; a leaving member's session close
+// gives the delivery count of what it held back (Kafka 4.1).
 //
 // A user's mistake is reported by the parser (package sim/scenario) with
 // its position; Run panics only when an internal invariant breaks, which

@@ -124,7 +124,7 @@ const (
 	ReasonLockExpired = "lock-expired" // Member's acquisition lock ran out
 	ReasonReleased    = "released"     // Member acknowledged it RELEASE
 	ReasonRejected    = "rejected"     // Member acknowledged it REJECT
-	ReasonLeft        = "left"         // Member left the group holding it
+	ReasonLeft        = "left"         // Member left the group holding it: its share session closed
 	ReasonFenced      = "fenced"       // Member was fenced holding it
 )
 
@@ -384,7 +384,7 @@ var kindFields = []kindSpec{
 	{kind: KindShareAvailable, fields: fs(fGroup, fPartition, fOffset, fRecord, fDeliveryCount, fReason, fMember),
 		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonLeft, ReasonFenced}},
 	{kind: KindShareArchive, fields: fs(fGroup, fPartition, fOffset, fRecord, fDeliveryCount, fReason, fMember),
-		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonRejected, ReasonLeft, ReasonFenced}},
+		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonRejected, ReasonFenced}},
 	{kind: KindShareRefused, fields: fs(fGroup, fMember, fPartition, fOffset, fAcknowledgeType, fErrorCode),
 		optional: fs(fRecord), when: func(e *Event) bool { return e.Record > 0 }},
 	{kind: KindShareSPSO, fields: fs(fGroup, fPartition, fFromOffset, fToOffset)},

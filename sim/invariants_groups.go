@@ -110,8 +110,10 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 // across a contiguous run of acknowledged or archived records, and never
 // passes one that is not finished); a record is held by exactly one
 // current member while acquired and by none otherwise; delivery counts stay
-// within 1..group.share.delivery.count.limit, never fall, and rise only by
-// an acquisition; acknowledged and archived are terminal; SPSO never
+// within 0..group.share.delivery.count.limit (at least 1 while acquired),
+// rise only by one, with an acquisition, and fall only by one, when a
+// leaving member's share session closes and gives the count back (Kafka
+// 4.1); acknowledged and archived are terminal; SPSO never
 // falls; every record below SPSO is listed finished; nothing at or above
 // the high watermark is ever acquired; a start by
 // share.auto.offset.reset=latest is at most the high watermark and never
@@ -134,12 +136,16 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 	last := map[recKey]ShareRecord{} // a record's last seen state
 	for bi := range t.Beats {
 		b := &t.Beats[bi]
+		givenBack := map[recKey]bool{}
 		for _, ev := range b.Events {
 			if ev.Kind == KindShareAcquire && (ev.Partition >= len(b.Partitions) || ev.Offset >= b.Partitions[ev.Partition].HighWatermark) {
 				bad(b.Beat, "%s acquired p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
 			}
 			if ev.Kind == KindShareStart && ev.AutoOffsetReset == "latest" {
 				checkLatestStart(b, ev.Partition, ev.Offset, "group "+ev.Group, bad)
+			}
+			if ev.Kind == KindShareAvailable && ev.Reason == ReasonLeft {
+				givenBack[recKey{key{ev.Group, ev.Partition}, ev.Offset}] = true
 			}
 		}
 		for gi := range b.Groups {
@@ -193,8 +199,9 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 					case r.State != ShareAvailable && r.State != ShareAcquired && !terminal(r.State):
 						bad(b.Beat, "group %s p%d offset %d in unknown state %q", g.Group, gp.Partition, r.Offset, r.State)
 					}
-					if r.DeliveryCount < 1 || r.DeliveryCount > limit {
-						bad(b.Beat, "group %s p%d offset %d delivery count %d outside 1..%d", g.Group, gp.Partition, r.Offset, r.DeliveryCount, limit)
+					if r.DeliveryCount < 0 || r.DeliveryCount > limit || (r.State == ShareAcquired && r.DeliveryCount < 1) {
+						bad(b.Beat, "group %s p%d offset %d %s with delivery count %d outside 1..%d", g.Group, gp.Partition, r.Offset,
+							r.State, r.DeliveryCount, limit)
 					}
 					if r.State == ShareAvailable && r.DeliveryCount >= limit {
 						bad(b.Beat, "group %s p%d offset %d available again at the delivery count limit %d", g.Group, gp.Partition, r.Offset, limit)
@@ -203,7 +210,8 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 						if terminal(prev.State) && prev != r {
 							bad(b.Beat, "group %s p%d offset %d changed from %s to %s", g.Group, gp.Partition, r.Offset, prev.State, r.State)
 						}
-						if r.DeliveryCount < prev.DeliveryCount || r.DeliveryCount > prev.DeliveryCount+1 {
+						givenBackNow := r.DeliveryCount == prev.DeliveryCount-1 && r.State == ShareAvailable && givenBack[rk]
+						if (r.DeliveryCount < prev.DeliveryCount && !givenBackNow) || r.DeliveryCount > prev.DeliveryCount+1 {
 							bad(b.Beat, "group %s p%d offset %d delivery count went from %d to %d", g.Group, gp.Partition, r.Offset, prev.DeliveryCount, r.DeliveryCount)
 						}
 						if r.DeliveryCount == prev.DeliveryCount+1 && r.State != ShareAcquired {

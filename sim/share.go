@@ -47,8 +47,10 @@ import "strconv"
 //     and a new leader whose high watermark is below its epoch's start
 //     offset answers OFFSET_NOT_AVAILABLE; the member asks again next beat.
 //   - Membership: join, leave and stop as for consumer groups. A leaving
-//     member's acquired records are released at once (Kafka releases them
-//     when the share session closes); a stopped member does nothing more
+//     member's share session closes and its acquired records are released
+//     at once with their delivery count given back (Kafka 4.1,
+//     releaseAcquiredRecords with DeliveryCountOps.DECREASE; see
+//     removeShareMember); a stopped member does nothing more
 //     and its parked fetches lapse (nobody renews them), so its locks
 //     expire; the coordinator fences it after shareSessionTimeout beats
 //     (group.share.session.timeout.ms; Kafka's default is 45000 ms) and
@@ -272,10 +274,18 @@ func (e *engine) groupOf(m *shareMember) string {
 	return g.cfg.ID
 }
 
-// removeShareMember takes m out of g (leave or fence): the records it holds
-// are released (SharePartition.releaseAcquiredRecords: back to available,
-// delivery count unchanged, archived at the limit), its parked fetches
-// dropped, and the group rebalances. why is ReasonLeft or ReasonFenced.
+// removeShareMember takes m out of g, on a clean leave (why ReasonLeft)
+// or when the coordinator fences it (ReasonFenced); its parked fetches are
+// dropped and the group rebalances. A leaving member closes its share
+// session, and the leader releases what it holds as Kafka 4.1 does
+// (SharePartitionManager.releaseSession → SharePartition.
+// releaseAcquiredRecords with DeliveryCountOps.DECREASE, KAFKA-17541 /
+// PR #19430): back to available with the delivery count given back, never
+// archived by the limit — the records were fetched, the reasoning goes,
+// but not delivered. Kafka 4.2 bumps the count instead (KAFKA-19972 /
+// PR #21092). A fenced member's records are released as a lock expiry
+// releases them: count kept, archived at the limit (Kafka leaves them
+// acquired until their locks run out; the engine frees them at the fence).
 func (e *engine) removeShareMember(g *shareGroup, m *shareMember, why string) {
 	m.gone = true
 	for _, sp := range g.parts {
@@ -284,7 +294,12 @@ func (e *engine) removeShareMember(g *shareGroup, m *shareMember, why string) {
 		}
 		sp.dropWaiting(m.name)
 		for i, r := range sp.window {
-			if r.state == ShareAcquired && r.member == m.name {
+			if r.state != ShareAcquired || r.member != m.name {
+				continue
+			}
+			if why == ReasonLeft {
+				e.releaseOnClose(g, sp, sp.spso+int64(i), r, m.name)
+			} else {
 				e.releaseRecord(g, sp, sp.spso+int64(i), r, why, m.name)
 			}
 		}

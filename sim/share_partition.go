@@ -107,6 +107,18 @@ func (e *engine) releaseRecord(g *shareGroup, sp *sharePartition, off int64, r *
 		DeliveryCount: r.count, Reason: why, Member: member})
 }
 
+// releaseOnClose releases a record acquired by member, whose share session
+// closed, the way Kafka 4.1 does (SharePartition.releaseAcquiredRecords with
+// DeliveryCountOps.DECREASE): available again with the delivery count
+// given back, whatever the limit (InFlightState.tryUpdateState archives at
+// the limit only for other operations).
+func (e *engine) releaseOnClose(g *shareGroup, sp *sharePartition, off int64, r *inflight, member string) {
+	r.member, r.lockEnd, r.state = "", 0, ShareAvailable
+	r.count--
+	e.emit(Event{Kind: KindShareAvailable, Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
+		DeliveryCount: r.count, Reason: ReasonLeft, Member: member})
+}
+
 // expireLocks releases every record of sp whose acquisition lock ran out
 // (SharePartition.releaseAcquisitionLockOnTimeout).
 func (e *engine) expireLocks(g *shareGroup, sp *sharePartition) {

@@ -156,7 +156,7 @@ func finalShareState(tr *sim.Trace, at int, group string, part int, off int64) (
 			}
 			for _, r := range append(slices.Clone(gp.Finished), gp.Records...) {
 				if r.Offset == off {
-					s := r.State + " after " + strconv.Itoa(r.DeliveryCount) + " deliveries"
+					s := r.State + " with delivery count " + strconv.Itoa(r.DeliveryCount)
 					if r.Finisher != "" {
 						s += " by " + r.Finisher
 					}
