@@ -86,9 +86,18 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 	// the text; the front matter's "---" must be the first thing.
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	pg := &Page{Path: p, File: file, Slug: Slug(p), src: src}
+	if errs := CheckNesting(file, src); errs != nil {
+		// Parsing such a page is what takes minutes: leave it unparsed.
+		pg.doc = ast.NewDocument()
+		return pg, errs
+	}
 	var errs sim.ErrorList
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pg.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	if errs := checkNestingDepth(pg); errs != nil {
+		pg.doc = ast.NewDocument()
+		return pg, errs
+	}
 	pg.figures = pageFigures(ctx)
 	for _, f := range pg.figures {
 		if f.Unclosed {

@@ -16,6 +16,7 @@ import (
 	"github.com/kafkaflow/kflowgen/svganim"
 	"github.com/kafkaflow/kflowgen/templates"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 )
 
 // Options configure Generate and Build.
@@ -114,22 +115,39 @@ func Generate(o Options) (*Site, error) {
 		return nil, fmt.Errorf("%s holds no pages (*.md files)", name)
 	}
 
+	if len(paths) > MaxPages {
+		file := paths[MaxPages]
+		if o.ContentName != "" {
+			file = path.Join(o.ContentName, file)
+		}
+		return nil, sim.ErrorList{{File: file, Msg: fmt.Sprintf("the site has %d pages (*.md files): Kafka Flow allows at most %d, and this is page %d in path order", len(paths), MaxPages, MaxPages+1)}}
+	}
+
 	md := newMarkdown()
 	var errs sim.ErrorList
 	var pages []*Page
 	var home *Page
 	slugs := map[string]string{}
 	for _, p := range paths {
-		src, err := fs.ReadFile(o.Content, p)
-		if err != nil {
-			return nil, fmt.Errorf("reading content: %w", err)
-		}
 		file := p
 		if o.ContentName != "" {
 			file = path.Join(o.ContentName, p)
 		}
-		pg, perrs := parsePage(md, p, file, src)
-		errs = append(errs, perrs...)
+		src, err := readPage(o.Content, p, file)
+		var big *pageSizeError
+		var pg *Page
+		switch {
+		case errors.As(err, &big):
+			// Left unread; it stays a page, so links to it do not fail too.
+			errs = append(errs, sim.Error{File: file, Msg: big.msg})
+			pg = &Page{Path: p, File: file, Slug: Slug(p), doc: ast.NewDocument()}
+		case err != nil:
+			return nil, fmt.Errorf("reading content: %w", err)
+		default:
+			var perrs sim.ErrorList
+			pg, perrs = parsePage(md, p, file, src)
+			errs = append(errs, perrs...)
+		}
 		if p == homeSource {
 			home = pg
 			continue

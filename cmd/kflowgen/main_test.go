@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/site"
 )
 
 // kflowgen runs the command in process and returns its exit status and
@@ -232,5 +234,30 @@ func TestNamesEscapedInErrors(t *testing.T) {
 	code, _, stderr = kflowgen(t, "build", "--content", filepath.Join(pipe, "file"), "--out", filepath.Join(t.TempDir(), "out"))
 	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, `p\nq`) {
 		t.Errorf("exit %d, stderr %q: want one line naming p\\nq", code, stderr)
+	}
+}
+
+// TestSimInputBounded (issue 18.4, 18.5): kflowgen sim refuses a device
+// or a pipe before reading from it, a file over the page size limit
+// without reading it (a sparse terabyte), and a page whose one line nests
+// lists and quotes past the limit before parsing it.
+func TestSimInputBounded(t *testing.T) {
+	dir := t.TempDir()
+	sparse := filepath.Join(dir, "huge.yaml")
+	write(t, sparse, "")
+	if err := os.Truncate(sparse, 1<<40); err != nil {
+		t.Skipf("no sparse files: %v", err)
+	}
+	deep := filepath.Join(dir, "deep.md")
+	write(t, deep, "---\ntitle: D\n---\n"+strings.Repeat("* > ", 40_000)+"\n")
+	for _, c := range []struct{ file, want string }{
+		{"/dev/zero", "kflowgen: /dev/zero is not a regular file (a pipe, device or folder); a page must be a file\n"},
+		{sparse, fmt.Sprintf("kflowgen: %s: the file is 1099511627776 bytes: Kafka Flow reads at most %d bytes of a page (split it)\n", sparse, site.MaxPageBytes)},
+		{deep, fmt.Sprintf("%s:4:%d: this line opens 80000 lists and quotes inside each other: Kafka Flow allows them %d deep\n", filepath.ToSlash(deep), 2*site.MaxNesting+1, site.MaxNesting)},
+	} {
+		code, stdout, stderr := kflowgen(t, "sim", c.file)
+		if code != 1 || stdout != "" || stderr != c.want {
+			t.Errorf("sim %s: exit %d, stdout %.80q, stderr %q, want %q", c.file, code, stdout, stderr, c.want)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -49,7 +48,9 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 // both runs of a fence with compare:, their expect: entries, the engine's
 // invariants) and prints the trace asked for.
 func runSim(o *simOptions, stdout, stderr io.Writer) error {
-	src, err := os.ReadFile(o.file)
+	// Only a regular file, and at most site.MaxPageBytes of it: a pipe
+	// or /dev/zero would never end.
+	src, err := site.ReadInput(o.file)
 	if err != nil {
 		return err
 	}
@@ -104,6 +105,9 @@ func pickScenario(name string, src []byte, want string) (*chosen, error) {
 		return &chosen{parsed: p, pos: samePos}, nil
 	}
 
+	if errs := site.CheckNesting(name, src); errs != nil {
+		return nil, siteErrors{errs}
+	}
 	fences := site.FindFences(src)
 	if len(fences) == 0 {
 		return nil, fmt.Errorf("%s has no ```kflow fence", name)
