@@ -3,7 +3,6 @@ package sim
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // This file is the consumer-group engine: KIP-848 group coordination
@@ -99,11 +98,12 @@ type consumerGroup struct {
 	// joined counts the members that ever joined (the next is GROUP-joined+1).
 	joined int
 	// members are the current members in joining order, which is name
-	// order.
+	// order; lives indexes every member that ever joined in engine.lives.
 	members []*consumerMember
 	// stale are former members that left on max.poll.interval and have
 	// not polled since, in the order they left.
 	stale []*consumerMember
+	lives []int
 	// parts is the group's view of each partition, index = partition id.
 	parts []consumerPart
 }
@@ -129,9 +129,11 @@ type consumerPart struct {
 // partitions, and the consumer's fetch state per owned partition
 // (SubscriptionState and the fetch buffer).
 type consumerMember struct {
-	name      string
-	state     string // memberStateLeaving, memberStateStopped, or "" (heartbeating)
-	stoppedAt int
+	name string
+	// number is N of the name GROUP-N; life its entry in engine.lives.
+	number, life int
+	state        string // memberStateLeaving, memberStateStopped, or "" (heartbeating)
+	stoppedAt    int
 	// target is the member's part of the target assignment, owned the
 	// partitions it holds; both sorted.
 	target, owned []int
@@ -261,7 +263,9 @@ func (e *engine) applyConsumerEvent(ev TimelineEvent) bool {
 // joinConsumer adds member GROUP-(N+1) and bumps the group epoch.
 func (g *consumerGroup) join(e *engine) {
 	g.joined++
-	m := &consumerMember{name: g.cfg.ID + "-" + strconv.Itoa(g.joined), lastCommit: e.now, lastPoll: e.now, turn: -1}
+	m := &consumerMember{name: g.cfg.ID + "-" + strconv.Itoa(g.joined), number: g.joined, lastCommit: e.now, lastPoll: e.now, turn: -1}
+	m.life = e.newLife(g.cfg.ID, "consumer", m.name, m.number)
+	g.lives = append(g.lives, m.life)
 	g.members = append(g.members, m)
 	g.bump()
 	e.emit(Event{Kind: KindConsumerJoin, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
@@ -300,6 +304,7 @@ func (e *engine) stepConsumerGroups() {
 			case m.state == memberStateStopped && e.now >= m.stoppedAt+g.cfg.SessionTimeout:
 				g.remove(m)
 				g.bump()
+				e.lives[m.life].FencedAt = e.now
 				e.emit(Event{Kind: KindConsumerFence, Partition: -1, Group: g.cfg.ID, Member: m.name,
 					SessionTimeout: g.cfg.SessionTimeout, GroupEpoch: g.epoch})
 				g.releaseAll(e, m, false)
@@ -308,6 +313,7 @@ func (e *engine) stepConsumerGroups() {
 				g.releaseAll(e, m, true)
 				g.remove(m)
 				g.bump()
+				e.lives[m.life].LeftAt = e.now
 				e.emit(Event{Kind: KindConsumerLeave, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
 			case m.state == "" && e.now >= m.lastPoll+g.cfg.MaxPollInterval && !m.pollDone(e.now):
 				g.pollTimeout(e, m)
@@ -470,17 +476,11 @@ func (g *consumerGroup) stepStale(e *engine, m *consumerMember) {
 	g.stale = slices.DeleteFunc(g.stale, func(x *consumerMember) bool { return x == m })
 	m.state, m.lastPoll, m.lastCommit, m.turn = "", e.now, e.now, -1
 	i, _ := slices.BinarySearchFunc(g.members, m, func(a, b *consumerMember) int {
-		return memberNumber(a.name) - memberNumber(b.name)
+		return a.number - b.number
 	})
 	g.members = slices.Insert(g.members, i, m)
 	g.bump()
 	e.emit(Event{Kind: KindConsumerRejoin, Partition: -1, Group: g.cfg.ID, Member: m.name, GroupEpoch: g.epoch})
-}
-
-// memberNumber returns N of a member named GROUP-N.
-func memberNumber(name string) int {
-	n, _ := strconv.Atoi(name[strings.LastIndexByte(name, '-')+1:])
-	return n
 }
 
 // poll hands m up to max.poll.records fetched records — the rest of one
@@ -546,6 +546,7 @@ func (g *consumerGroup) commit(e *engine, m *consumerMember, p int, why string) 
 		return
 	}
 	gp.committed = f.position
+	e.recordCommit(g.cfg.ID, m.name, p, f.position)
 	e.emit(Event{Kind: KindConsumerCommit, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: f.position, Reason: why})
 }
 

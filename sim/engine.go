@@ -29,6 +29,10 @@ type engine struct {
 	// next beat, in send order); seq numbers every message sent.
 	wire []message
 	seq  int
+	// sent is this beat's messages as the trace records them; lastSent
+	// the previous beat's, already recorded, where a message dropped on
+	// arrival is marked (wire.go).
+	sent, lastSent []Message
 
 	// fenced lists the brokers that crashed this beat, in timeline order,
 	// for the controller (step 2); restarted likewise.
@@ -36,6 +40,8 @@ type engine struct {
 
 	events []Event
 	groups groupsState
+	// lives is every group member that ever joined, in joining order.
+	lives []MemberLife
 }
 
 // broker is one broker's liveness.
@@ -81,6 +87,7 @@ func (e *engine) send(m message) {
 	e.seq++
 	m.seq = e.seq
 	m.sentAt = e.now
+	e.recordSent(&m)
 	e.wire = append(e.wire, m)
 }
 
@@ -123,6 +130,7 @@ func Run(sc *Scenario) *Trace {
 		t.Beats = append(t.Beats, e.record())
 	}
 	t.Records = e.recordOutcomes()
+	t.Members = e.recordMembers()
 	return t
 }
 

@@ -237,79 +237,116 @@ func (e Event) String() string {
 	return describe(e)
 }
 
-// field is one named field of an event in the trace JSON.
-type field struct {
+// field is one named field of a trace object of type T (an Event or a
+// Message) in the trace JSON.
+type field[T any] struct {
 	name string
-	get  func(e *Event) any
+	get  func(v *T) any
 }
 
 // The event fields, by JSON name.
 var (
-	fBroker               = field{"broker", func(e *Event) any { return e.Broker }}
-	fLeader               = field{"leader", func(e *Event) any { return e.Leader }}
-	fCause                = field{"cause", func(e *Event) any { return e.Cause }}
-	fPartition            = field{"partition", func(e *Event) any { return e.Partition }}
-	fRecord               = field{"record", func(e *Event) any { return e.Record }}
-	fRecords              = field{"records", func(e *Event) any { return nonNil(e.Records) }}
-	fKey                  = field{"key", func(e *Event) any { return e.Key }}
-	fOffset               = field{"offset", func(e *Event) any { return e.Offset }}
-	fFetchOffset          = field{"fetchOffset", func(e *Event) any { return e.FetchOffset }}
-	fFromOffset           = field{"fromOffset", func(e *Event) any { return e.FromOffset }}
-	fToOffset             = field{"toOffset", func(e *Event) any { return e.ToOffset }}
-	fLogEndOffset         = field{"logEndOffset", func(e *Event) any { return e.LogEndOffset }}
-	fHighWatermark        = field{"highWatermark", func(e *Event) any { return e.HighWatermark }}
-	fLeaderEpoch          = field{"leaderEpoch", func(e *Event) any { return e.LeaderEpoch }}
-	fEpochEndOffset       = field{"epochEndOffset", func(e *Event) any { return e.EpochEndOffset }}
-	fEpochStartOffset     = field{"epochStartOffset", func(e *Event) any { return e.EpochStartOffset }}
-	fDivergingEpoch       = field{"divergingEpoch", func(e *Event) any { return e.DivergingEpoch }}
-	fISR                  = field{"isr", func(e *Event) any { return nonNil(e.ISR) }}
-	fFrom                 = field{"from", func(e *Event) any { return nonNil(e.From) }}
-	fTo                   = field{"to", func(e *Event) any { return nonNil(e.To) }}
-	fAdding               = field{"adding", func(e *Event) any { return nonNil(e.Adding) }}
-	fRemoving             = field{"removing", func(e *Event) any { return nonNil(e.Removing) }}
-	fMinInsyncReplicas    = field{"minInsyncReplicas", func(e *Event) any { return e.MinInsyncReplicas }}
-	fAttempt              = field{"attempt", func(e *Event) any { return e.Attempt }}
-	fAcks                 = field{"acks", func(e *Event) any { return e.Acks }}
-	fErrorCode            = field{"errorCode", func(e *Event) any { return e.ErrorCode }}
-	fLagTime              = field{"lagTime", func(e *Event) any { return e.LagTime }}
-	fDeliveryTimeout      = field{"deliveryTimeout", func(e *Event) any { return e.DeliveryTimeout }}
-	fRetryBackoff         = field{"retryBackoff", func(e *Event) any { return e.RetryBackoff }}
-	fSessionTimeout       = field{"sessionTimeout", func(e *Event) any { return e.SessionTimeout }}
-	fMaxPollInterval      = field{"maxPollInterval", func(e *Event) any { return e.MaxPollInterval }}
-	fAdded                = field{"added", func(e *Event) any { return e.Added }}
-	fPartitions           = field{"partitions", func(e *Event) any { return e.Partitions }}
-	fPreviousPartitions   = field{"previousPartitions", func(e *Event) any { return e.PreviousPartitions }}
-	fGroup                = field{"group", func(e *Event) any { return e.Group }}
-	fMember               = field{"member", func(e *Event) any { return e.Member }}
-	fGroupEpoch           = field{"groupEpoch", func(e *Event) any { return e.GroupEpoch }}
-	fAssignment           = field{"assignment", func(e *Event) any { return nonNil(e.Assignment) }}
-	fMembersPerPartition  = field{"membersPerPartition", func(e *Event) any { return e.MembersPerPartition }}
-	fAutoOffsetReset      = field{"autoOffsetReset", func(e *Event) any { return e.AutoOffsetReset }}
-	fReprocessed          = field{"reprocessed", func(e *Event) any { return e.Reprocessed }}
-	fDeliveryCount        = field{"deliveryCount", func(e *Event) any { return e.DeliveryCount }}
-	fLockedUntil          = field{"lockedUntil", func(e *Event) any { return e.LockedUntil }}
-	fAcknowledgeType      = field{"acknowledgeType", func(e *Event) any { return e.AcknowledgeType }}
-	fLostAcknowledgements = field{"lostAcknowledgements", func(e *Event) any { return e.LostAcknowledgements }}
-	fReason               = field{"reason", func(e *Event) any { return e.Reason }}
+	fBroker               = field[Event]{"broker", func(e *Event) any { return e.Broker }}
+	fLeader               = field[Event]{"leader", func(e *Event) any { return e.Leader }}
+	fCause                = field[Event]{"cause", func(e *Event) any { return e.Cause }}
+	fPartition            = field[Event]{"partition", func(e *Event) any { return e.Partition }}
+	fRecord               = field[Event]{"record", func(e *Event) any { return e.Record }}
+	fRecords              = field[Event]{"records", func(e *Event) any { return nonNil(e.Records) }}
+	fKey                  = field[Event]{"key", func(e *Event) any { return e.Key }}
+	fOffset               = field[Event]{"offset", func(e *Event) any { return e.Offset }}
+	fFetchOffset          = field[Event]{"fetchOffset", func(e *Event) any { return e.FetchOffset }}
+	fFromOffset           = field[Event]{"fromOffset", func(e *Event) any { return e.FromOffset }}
+	fToOffset             = field[Event]{"toOffset", func(e *Event) any { return e.ToOffset }}
+	fLogEndOffset         = field[Event]{"logEndOffset", func(e *Event) any { return e.LogEndOffset }}
+	fHighWatermark        = field[Event]{"highWatermark", func(e *Event) any { return e.HighWatermark }}
+	fLeaderEpoch          = field[Event]{"leaderEpoch", func(e *Event) any { return e.LeaderEpoch }}
+	fEpochEndOffset       = field[Event]{"epochEndOffset", func(e *Event) any { return e.EpochEndOffset }}
+	fEpochStartOffset     = field[Event]{"epochStartOffset", func(e *Event) any { return e.EpochStartOffset }}
+	fDivergingEpoch       = field[Event]{"divergingEpoch", func(e *Event) any { return e.DivergingEpoch }}
+	fISR                  = field[Event]{"isr", func(e *Event) any { return nonNil(e.ISR) }}
+	fFrom                 = field[Event]{"from", func(e *Event) any { return nonNil(e.From) }}
+	fTo                   = field[Event]{"to", func(e *Event) any { return nonNil(e.To) }}
+	fAdding               = field[Event]{"adding", func(e *Event) any { return nonNil(e.Adding) }}
+	fRemoving             = field[Event]{"removing", func(e *Event) any { return nonNil(e.Removing) }}
+	fMinInsyncReplicas    = field[Event]{"minInsyncReplicas", func(e *Event) any { return e.MinInsyncReplicas }}
+	fAttempt              = field[Event]{"attempt", func(e *Event) any { return e.Attempt }}
+	fAcks                 = field[Event]{"acks", func(e *Event) any { return e.Acks }}
+	fErrorCode            = field[Event]{"errorCode", func(e *Event) any { return e.ErrorCode }}
+	fLagTime              = field[Event]{"lagTime", func(e *Event) any { return e.LagTime }}
+	fDeliveryTimeout      = field[Event]{"deliveryTimeout", func(e *Event) any { return e.DeliveryTimeout }}
+	fRetryBackoff         = field[Event]{"retryBackoff", func(e *Event) any { return e.RetryBackoff }}
+	fSessionTimeout       = field[Event]{"sessionTimeout", func(e *Event) any { return e.SessionTimeout }}
+	fMaxPollInterval      = field[Event]{"maxPollInterval", func(e *Event) any { return e.MaxPollInterval }}
+	fAdded                = field[Event]{"added", func(e *Event) any { return e.Added }}
+	fPartitions           = field[Event]{"partitions", func(e *Event) any { return e.Partitions }}
+	fPreviousPartitions   = field[Event]{"previousPartitions", func(e *Event) any { return e.PreviousPartitions }}
+	fGroup                = field[Event]{"group", func(e *Event) any { return e.Group }}
+	fMember               = field[Event]{"member", func(e *Event) any { return e.Member }}
+	fGroupEpoch           = field[Event]{"groupEpoch", func(e *Event) any { return e.GroupEpoch }}
+	fAssignment           = field[Event]{"assignment", func(e *Event) any { return nonNil(e.Assignment) }}
+	fMembersPerPartition  = field[Event]{"membersPerPartition", func(e *Event) any { return e.MembersPerPartition }}
+	fAutoOffsetReset      = field[Event]{"autoOffsetReset", func(e *Event) any { return e.AutoOffsetReset }}
+	fReprocessed          = field[Event]{"reprocessed", func(e *Event) any { return e.Reprocessed }}
+	fDeliveryCount        = field[Event]{"deliveryCount", func(e *Event) any { return e.DeliveryCount }}
+	fLockedUntil          = field[Event]{"lockedUntil", func(e *Event) any { return e.LockedUntil }}
+	fAcknowledgeType      = field[Event]{"acknowledgeType", func(e *Event) any { return e.AcknowledgeType }}
+	fLostAcknowledgements = field[Event]{"lostAcknowledgements", func(e *Event) any { return e.LostAcknowledgements }}
+	fReason               = field[Event]{"reason", func(e *Event) any { return e.Reason }}
 )
 
-// kindSpec says which fields a kind carries in the trace JSON: always
-// fields, and optional only when when(e) holds; reasons lists the values
-// its Reason may take (none when it carries no reason).
-type kindSpec struct {
-	kind     Kind
-	fields   []field
-	optional []field
-	when     func(e *Event) bool
+// kindSpec says which fields a kind of T carries in the trace JSON:
+// always fields, then each optional group whose condition holds; reasons
+// lists the values an event's Reason may take (none when it carries no
+// reason).
+type kindSpec[K ~string, T any] struct {
+	kind     K
+	fields   []field[T]
+	optional []optional[T]
 	reasons  []string
 }
 
-// fs is shorthand for a field list.
-func fs(f ...field) []field { return f }
+// optional is a group of fields written only when when(v) holds.
+type optional[T any] struct {
+	when   func(v *T) bool
+	fields []field[T]
+}
+
+// only is shorthand for one optional group.
+func only[T any](when func(v *T) bool, f ...field[T]) []optional[T] {
+	return []optional[T]{{when, f}}
+}
+
+// fs is shorthand for an event field list.
+func fs(f ...field[Event]) []field[Event] { return f }
+
+// put writes the fields of s for v into o.
+func (s *kindSpec[K, T]) put(o *object, v *T) {
+	for _, f := range s.fields {
+		o.put(f.name, f.get(v))
+	}
+	for _, g := range s.optional {
+		if g.when(v) {
+			for _, f := range g.fields {
+				o.put(f.name, f.get(v))
+			}
+		}
+	}
+}
+
+// optionalNames lists the names of s's optional fields, group by group.
+func (s *kindSpec[K, T]) optionalNames() []string {
+	var out []string
+	for _, g := range s.optional {
+		for _, f := range g.fields {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
 
 // kindFields lists every kind in the order of the reference page's table,
 // with the fields it carries.
-var kindFields = []kindSpec{
+var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindCrash, fields: fs(fBroker)},
 	{kind: KindRestart, fields: fs(fBroker)},
 	{kind: KindPause, fields: fs(fBroker)},
@@ -325,7 +362,7 @@ var kindFields = []kindSpec{
 	{kind: KindAppend, fields: fs(fPartition, fBroker, fRecord, fOffset, fLeaderEpoch)},
 	{kind: KindRefuse, fields: fs(fPartition, fBroker, fRecord, fErrorCode, fISR, fMinInsyncReplicas)},
 	{kind: KindHW, fields: fs(fPartition, fFromOffset, fToOffset, fReason),
-		optional: fs(fBroker, fFetchOffset), when: func(e *Event) bool { return e.Reason == ReasonFollowerFetch },
+		optional: only(func(e *Event) bool { return e.Reason == ReasonFollowerFetch }, fBroker, fFetchOffset),
 		reasons: []string{ReasonAppend, ReasonLeaderAlone, ReasonNewLeaderAlone, ReasonFollowerFetch, ReasonISRShrink,
 			ReasonReassignmentDone, ReasonISRExpand}},
 	{kind: KindHWNewLeader, fields: fs(fPartition, fBroker, fFromOffset, fToOffset)},
@@ -355,19 +392,19 @@ var kindFields = []kindSpec{
 	{kind: KindConsumerTarget, fields: fs(fGroup, fGroupEpoch, fAssignment)},
 	{kind: KindConsumerRelease, fields: fs(fGroup, fMember, fPartition)},
 	{kind: KindConsumerAssign, fields: fs(fGroup, fMember, fPartition, fOffset),
-		optional: fs(fAutoOffsetReset), when: func(e *Event) bool { return e.AutoOffsetReset != "" }},
+		optional: only(func(e *Event) bool { return e.AutoOffsetReset != "" }, fAutoOffsetReset)},
 	{kind: KindConsumerCommit, fields: fs(fGroup, fMember, fPartition, fOffset, fReason),
 		reasons: []string{ReasonAuto, ReasonRevoke, ReasonLeave}},
 	{kind: KindConsumerFetch, fields: fs(fGroup, fMember, fPartition, fBroker, fOffset, fRecords, fHighWatermark)},
 	{kind: KindConsumerProcess, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord),
-		optional: fs(fReprocessed), when: func(e *Event) bool { return e.Reprocessed }},
+		optional: only(func(e *Event) bool { return e.Reprocessed }, fReprocessed)},
 	{kind: KindConsumerReset, fields: fs(fGroup, fMember, fPartition, fBroker, fErrorCode, fFromOffset, fLogEndOffset,
 		fToOffset, fAutoOffsetReset)},
 	{kind: KindConsumerOffsetUnavailable, fields: fs(fGroup, fMember, fPartition, fAutoOffsetReset, fErrorCode),
-		optional: fs(fBroker, fHighWatermark, fLeaderEpoch, fEpochStartOffset), when: offsetNotAvailable},
+		optional: only(offsetNotAvailable, fBroker, fHighWatermark, fLeaderEpoch, fEpochStartOffset)},
 	{kind: KindConsumerStart, fields: fs(fGroup, fMember, fPartition, fOffset, fAutoOffsetReset)},
 	{kind: KindConsumerPollTimeout, fields: fs(fGroup, fMember, fMaxPollInterval, fGroupEpoch),
-		optional: fs(fRecord), when: func(e *Event) bool { return e.Record > 0 }},
+		optional: only(func(e *Event) bool { return e.Record > 0 }, fRecord)},
 	{kind: KindConsumerCommitFailed, fields: fs(fGroup, fMember, fPartition, fOffset, fErrorCode)},
 	{kind: KindConsumerRejoin, fields: fs(fGroup, fMember, fGroupEpoch)},
 	{kind: KindShareJoin, fields: fs(fGroup, fMember)},
@@ -377,7 +414,7 @@ var kindFields = []kindSpec{
 	{kind: KindShareAssign, fields: fs(fGroup, fGroupEpoch, fMembersPerPartition, fAssignment)},
 	{kind: KindShareStart, fields: fs(fGroup, fPartition, fOffset, fAutoOffsetReset)},
 	{kind: KindShareOffsetUnavailable, fields: fs(fGroup, fPartition, fErrorCode),
-		optional: fs(fBroker, fHighWatermark, fLeaderEpoch, fEpochStartOffset), when: offsetNotAvailable},
+		optional: only(offsetNotAvailable, fBroker, fHighWatermark, fLeaderEpoch, fEpochStartOffset)},
 	{kind: KindShareAcquire, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fDeliveryCount, fLockedUntil)},
 	{kind: KindShareProcessed, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fAcknowledgeType)},
 	{kind: KindShareAccept, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fDeliveryCount)},
@@ -386,7 +423,7 @@ var kindFields = []kindSpec{
 	{kind: KindShareArchive, fields: fs(fGroup, fPartition, fOffset, fRecord, fDeliveryCount, fReason, fMember),
 		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonRejected, ReasonFenced}},
 	{kind: KindShareRefused, fields: fs(fGroup, fMember, fPartition, fOffset, fAcknowledgeType, fErrorCode),
-		optional: fs(fRecord), when: func(e *Event) bool { return e.Record > 0 }},
+		optional: only(func(e *Event) bool { return e.Record > 0 }, fRecord)},
 	{kind: KindShareSPSO, fields: fs(fGroup, fPartition, fFromOffset, fToOffset)},
 	{kind: KindShareNotLeader, fields: fs(fGroup, fMember, fPartition, fBroker, fErrorCode, fLostAcknowledgements)},
 	{kind: KindShareLost, fields: fs(fGroup, fMember, fPartition, fBroker)},
@@ -397,7 +434,7 @@ var kindFields = []kindSpec{
 func offsetNotAvailable(e *Event) bool { return e.ErrorCode == errOffsetNotAvailable }
 
 // specOf returns the spec of kind k, or nil for a kind not in kindFields.
-func specOf(k Kind) *kindSpec {
+func specOf(k Kind) *kindSpec[Kind, Event] {
 	for i := range kindFields {
 		if kindFields[i].kind == k {
 			return &kindFields[i]
@@ -410,41 +447,45 @@ func specOf(k Kind) *kindSpec {
 // written: {"kind": …, "text": …} followed by the fields its kind carries,
 // in kindFields order.
 func (e Event) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	put := func(name string, v any) error {
-		j, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		} else {
-			b.WriteByte('{')
-		}
-		b.WriteString(`"` + name + `":`)
-		b.Write(j)
-		return nil
-	}
-	if err := put("kind", string(e.Kind)); err != nil {
-		return nil, err
-	}
-	if err := put("text", e.String()); err != nil {
-		return nil, err
-	}
+	var o object
+	o.put("kind", string(e.Kind))
+	o.put("text", e.String())
 	if s := specOf(e.Kind); s != nil {
-		for _, f := range s.fields {
-			if err := put(f.name, f.get(&e)); err != nil {
-				return nil, err
-			}
-		}
-		if s.when != nil && s.when(&e) {
-			for _, f := range s.optional {
-				if err := put(f.name, f.get(&e)); err != nil {
-					return nil, err
-				}
-			}
-		}
+		s.put(&o, &e)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return o.end()
+}
+
+// object writes a JSON object field by field, in the order put is called.
+type object struct {
+	b   bytes.Buffer
+	err error
+}
+
+// put appends "name": v.
+func (o *object) put(name string, v any) {
+	j, err := json.Marshal(v)
+	if err != nil {
+		o.err = err
+		return
+	}
+	if o.b.Len() == 0 {
+		o.b.WriteByte('{')
+	} else {
+		o.b.WriteByte(',')
+	}
+	o.b.WriteString(`"` + name + `":`)
+	o.b.Write(j)
+}
+
+// end closes the object and returns it.
+func (o *object) end() ([]byte, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
+	if o.b.Len() == 0 {
+		o.b.WriteByte('{')
+	}
+	o.b.WriteByte('}')
+	return o.b.Bytes(), nil
 }

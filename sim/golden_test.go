@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,6 +21,10 @@ import (
 //	story from=A to=B        each beat's events and partition state
 //	state at=N               partitions, replicas and the producer rail
 //	acked record=R at=N      asserts record R was acknowledged at beat N
+//	wire from=A to=B         each beat's messages, as kflowgen sim prints them
+//	facts at=N               each partition's leader epoch start offset and
+//	                         each share partition's finished records at beat
+//	                         N; every record's appends; every member's life
 //
 // Run with -rewrite to regenerate the expected output; read the diff.
 func TestGolden(t *testing.T) {
@@ -47,6 +52,22 @@ func TestGolden(t *testing.T) {
 				var b strings.Builder
 				writeBeat(&b, &tr.Beats[intArg(t, d, "at")], true)
 				return b.String()
+			case "wire":
+				from, to := intArg(t, d, "from"), intArg(t, d, "to")
+				var b strings.Builder
+				for i := from; i <= to && i < len(tr.Beats); i++ {
+					fmt.Fprintf(&b, "beat %d\n", tr.Beats[i].Beat)
+					for _, m := range tr.Beats[i].Messages {
+						j, err := json.Marshal(m)
+						if err != nil {
+							t.Fatal(err)
+						}
+						fmt.Fprintf(&b, "  %s\n", j)
+					}
+				}
+				return b.String()
+			case "facts":
+				return writeFacts(t, tr, intArg(t, d, "at"))
 			case "acked":
 				id, at := intArg(t, d, "record"), intArg(t, d, "at")
 				r := tr.Records[id-1]
@@ -150,4 +171,38 @@ func ints(xs []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return "[" + strings.Join(s, " ") + "]"
+}
+
+// writeFacts prints the facts the trace records beside the state: at beat
+// at, each partition's leader epoch start offset and each share
+// partition's finished records; over the run, each record's appends and
+// each member's life.
+func writeFacts(t *testing.T, tr *sim.Trace, at int) string {
+	var b strings.Builder
+	js := func(v any) string {
+		j, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(j)
+	}
+	bt := &tr.Beats[at]
+	fmt.Fprintf(&b, "beat %d\n", bt.Beat)
+	for _, p := range bt.Partitions {
+		fmt.Fprintf(&b, "  p%d leader epoch %d starts at offset %d\n", p.Partition, p.LeaderEpoch, p.LeaderEpochStartOffset)
+	}
+	for _, g := range bt.Groups {
+		for _, gp := range g.Partitions {
+			if gp.Share {
+				fmt.Fprintf(&b, "  %s p%d finished %s\n", g.Group, gp.Partition, js(append([]sim.ShareRecord{}, gp.Finished...)))
+			}
+		}
+	}
+	for _, r := range tr.Records {
+		fmt.Fprintf(&b, "record %d appends %s\n", r.ID, js(r.Appends))
+	}
+	for _, m := range tr.Members {
+		fmt.Fprintf(&b, "member %s\n", js(m))
+	}
+	return b.String()
 }

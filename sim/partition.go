@@ -481,9 +481,10 @@ func (e *engine) handleProduce(m *message) {
 	off := lr.leo()
 	lr.appendEntries([]Entry{{Record: m.record, Epoch: p.epoch}})
 	e.emit(Event{Kind: KindAppend, Broker: m.to, Partition: p.id, Record: m.record, Offset: off, LeaderEpoch: p.epoch})
-	e.prod.onAppended(e, m.record, off)
+	e.prod.onAppended(e, m.record, off, p.epoch)
 	switch acks {
 	case AcksLeader:
+		reply.offset = off
 		e.send(reply)
 		e.prod.onAnswering(e, m.record, m.attempt, true)
 	case AcksAll:
@@ -526,7 +527,8 @@ func (e *engine) sweepParked(p *partition, expire bool) {
 	}
 	keep := p.parked[:0]
 	for _, pp := range p.parked {
-		reply := message{kind: msgProduceResponse, from: p.leader, to: 0, part: p.id, record: pp.record, attempt: pp.attempt}
+		reply := message{kind: msgProduceResponse, from: p.leader, to: 0, part: p.id, record: pp.record, attempt: pp.attempt,
+			offset: pp.requiredOffset - 1}
 		switch {
 		case p.hw >= pp.requiredOffset:
 			if p.maximalISRSize() < e.effectiveMinIsr(p) {

@@ -47,6 +47,8 @@ type record struct {
 	outcome   string
 	settledAt int
 	ackedAt   int
+	// appends lists every leader append of the record, in order.
+	appends []Append
 }
 
 // stepProducer is the producer half of step 5. It creates the record due
@@ -138,8 +140,10 @@ func (pr *producer) current(e *engine, id, attempt int) *record {
 }
 
 // onAppended notes that a leader appended record id at offset off.
-func (pr *producer) onAppended(e *engine, id int, off int64) {
-	e.records[id-1].offset = off
+func (pr *producer) onAppended(e *engine, id int, off int64, epoch int) {
+	r := e.records[id-1]
+	r.offset = off
+	r.appends = append(r.appends, Append{Offset: off, LeaderEpoch: epoch, Beat: e.now})
 }
 
 // onParked notes that the leader parked the record's acks=all request.

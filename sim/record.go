@@ -20,6 +20,11 @@ func (e *engine) record() Beat {
 		b.Events[i].Text = describe(b.Events[i])
 	}
 	e.events = nil
+	b.Messages = e.sent
+	if b.Messages == nil {
+		b.Messages = noMessages
+	}
+	e.lastSent, e.sent = e.sent, nil
 	b.Brokers = make([]Broker, 0, len(e.brokers)-1)
 	for id := 1; id < len(e.brokers); id++ {
 		b.Brokers = append(b.Brokers, Broker{Broker: id, Online: e.brokers[id].online, Paused: e.brokers[id].paused})
@@ -27,15 +32,16 @@ func (e *engine) record() Beat {
 	b.Partitions = make([]Partition, len(e.parts))
 	for i, p := range e.parts {
 		bp := Partition{
-			Partition:     p.id,
-			Leader:        p.leader,
-			LeaderEpoch:   p.epoch,
-			ISR:           p.isr,
-			HighWatermark: p.hw,
-			Assignment:    p.assignment,
-			Adding:        p.adding,
-			Removing:      p.removing,
-			Replicas:      make([]Replica, len(p.assignment)),
+			Partition:              p.id,
+			Leader:                 p.leader,
+			LeaderEpoch:            p.epoch,
+			LeaderEpochStartOffset: p.epochStart,
+			ISR:                    p.isr,
+			HighWatermark:          p.hw,
+			Assignment:             p.assignment,
+			Adding:                 p.adding,
+			Removing:               p.removing,
+			Replicas:               make([]Replica, len(p.assignment)),
 		}
 		for j, id := range p.assignment {
 			r := p.reps[id]
@@ -109,7 +115,7 @@ func (e *engine) recordOutcomes() []Record {
 			o = OutcomePending
 		}
 		out[i] = Record{ID: r.id, Key: r.key, Partition: r.part, Offset: r.offset, Outcome: o,
-			CreatedAt: r.createdAt, SettledAt: r.settledAt, AckedAt: r.ackedAt}
+			CreatedAt: r.createdAt, SettledAt: r.settledAt, AckedAt: r.ackedAt, Appends: nonNil(r.appends)}
 	}
 	return out
 }
@@ -122,7 +128,7 @@ func (e *engine) recordConsumerGroups() []Group {
 		rg := Group{Group: g.cfg.ID, Type: "consumer", GroupEpoch: g.epoch,
 			Members: make([]Member, len(g.members)), Partitions: make([]GroupPartition, len(g.parts))}
 		for i, m := range g.members {
-			rm := Member{Member: m.name, Partitions: slices.Clone(m.owned), State: memberStateActive}
+			rm := Member{Member: m.name, Number: m.number, Partitions: slices.Clone(m.owned), State: memberStateActive}
 			if rm.Partitions == nil {
 				rm.Partitions = []int{}
 			}
@@ -182,7 +188,7 @@ func (e *engine) recordShareGroups() []Group {
 			if m.gone {
 				continue
 			}
-			rm := Member{Member: m.name, Partitions: append([]int{}, m.assigned...), State: "active"}
+			rm := Member{Member: m.name, Number: m.number, Partitions: append([]int{}, m.assigned...), State: "active"}
 			if m.stopped {
 				rm.State = "stopped"
 			}
@@ -204,6 +210,31 @@ func (e *engine) recordShareGroups() []Group {
 			rg.Partitions = append(rg.Partitions, gp)
 		}
 		out = append(out, rg)
+	}
+	return out
+}
+
+// newLife records that member (number n) joined group now and returns its
+// index in e.lives.
+func (e *engine) newLife(group, typ, member string, n int) int {
+	e.lives = append(e.lives, MemberLife{Group: group, Type: typ, Member: member, Number: n,
+		JoinedAt: e.now, LeftAt: -1, FencedAt: -1})
+	return len(e.lives) - 1
+}
+
+// recordMembers lists every member that ever joined: consumer groups, then
+// share groups, in fence order, each group's members by number.
+func (e *engine) recordMembers() []MemberLife {
+	out := []MemberLife{}
+	for _, g := range e.groups.consumer {
+		for _, i := range g.lives {
+			out = append(out, e.lives[i])
+		}
+	}
+	for _, g := range e.groups.share.groups {
+		for _, m := range g.members {
+			out = append(out, e.lives[m.life])
+		}
 	}
 	return out
 }

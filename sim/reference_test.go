@@ -51,7 +51,7 @@ func spans(cell string) []string {
 }
 
 // fieldNames lists the JSON names of fs.
-func fieldNames(fs []field) []string {
+func fieldNames[T any](fs []field[T]) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = f.name
@@ -66,7 +66,21 @@ func fieldNames(fs []field) []string {
 // row; and every field any kind carries has a row in the field table,
 // which lists no other.
 func TestReferenceListsEveryEventKind(t *testing.T) {
-	rows := referenceSection(t, "Events")
+	checkKindTables(t, "Events", kindFields, nil)
+}
+
+// TestReferenceListsEveryMessageKind does the same for the messages of
+// the trace and messageFields; `dropped` is every message's.
+func TestReferenceListsEveryMessageKind(t *testing.T) {
+	checkKindTables(t, "Messages", messageFields, []string{"dropped"})
+}
+
+// checkKindTables checks the two tables under ## heading: the kind table
+// (four columns: kind, fields, optional fields with their conditions, what
+// it is) against specs, and the field table (two columns) against the
+// fields the specs use plus common.
+func checkKindTables[K ~string, T any](t *testing.T, heading string, specs []kindSpec[K, T], common []string) {
+	rows := referenceSection(t, heading)
 	var kindRows, fieldRows [][]string
 	for _, r := range rows {
 		if len(r) == 4 {
@@ -75,34 +89,35 @@ func TestReferenceListsEveryEventKind(t *testing.T) {
 			fieldRows = append(fieldRows, r)
 		}
 	}
-	var pageKinds []string
+	var pageKinds, codeKinds []string
 	for _, r := range kindRows {
 		pageKinds = append(pageKinds, strings.Trim(r[0], "`"))
 	}
-	var codeKinds []string
 	used := map[string]bool{}
-	for _, s := range kindFields {
+	for _, name := range common {
+		used[name] = true
+	}
+	bySpec := map[string]*kindSpec[K, T]{}
+	for i := range specs {
+		s := &specs[i]
 		codeKinds = append(codeKinds, string(s.kind))
-		for _, f := range append(slices.Clone(s.fields), s.optional...) {
-			used[f.name] = true
+		bySpec[string(s.kind)] = s
+		for _, name := range append(fieldNames(s.fields), s.optionalNames()...) {
+			used[name] = true
 		}
 	}
 	if !slices.Equal(pageKinds, codeKinds) {
-		t.Errorf("reference.md lists event kinds\n%v\nbut the engine has\n%v", pageKinds, codeKinds)
+		t.Errorf("reference.md lists %s kinds\n%v\nbut the engine has\n%v", heading, pageKinds, codeKinds)
 	}
 	for _, r := range kindRows {
-		s := specOf(Kind(strings.Trim(r[0], "`")))
+		s := bySpec[strings.Trim(r[0], "`")]
 		if s == nil {
 			continue
 		}
 		if got, want := spans(r[1]), fieldNames(s.fields); !slices.Equal(got, want) {
 			t.Errorf("reference.md: %s carries %v, the engine %v", s.kind, got, want)
 		}
-		// The third column names the optional fields first, then maybe a
-		// condition in words with code spans of its own.
-		opt := spans(r[2])
-		want := fieldNames(s.optional)
-		if len(opt) < len(want) || !slices.Equal(opt[:len(want)], want) || (len(want) == 0 && r[2] != "") {
+		if want := s.optionalNames(); !subsequence(want, spans(r[2])) || (len(want) == 0 && r[2] != "") {
 			t.Errorf("reference.md: %s carries %q only sometimes, the engine %v", s.kind, r[2], want)
 		}
 		for _, reason := range s.reasons {
@@ -116,13 +131,26 @@ func TestReferenceListsEveryEventKind(t *testing.T) {
 		for _, name := range spans(r[0]) {
 			documented[name] = true
 			if !used[name] {
-				t.Errorf("reference.md documents event field %q, which no kind carries", name)
+				t.Errorf("reference.md documents %s field %q, which no kind carries", heading, name)
 			}
 		}
 	}
 	for name := range used {
 		if !documented[name] {
-			t.Errorf("reference.md has no row for event field %q", name)
+			t.Errorf("reference.md has no row for %s field %q", heading, name)
 		}
 	}
+}
+
+// subsequence reports whether want appears in got in order (the third
+// column names the optional fields, each group followed by its condition
+// in words, which may hold code spans of its own).
+func subsequence(want, got []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
 }

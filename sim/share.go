@@ -139,14 +139,16 @@ type shareGroup struct {
 // fetch slots, the records it is processing, its unsent acknowledgements)
 // and as the coordinator knows it (assigned partitions, stopped, gone).
 type shareMember struct {
-	name      string
-	gone      bool // left or fenced
-	stopped   bool
-	stoppedAt int
-	assigned  []int // ascending
-	slots     []shareSlot
-	queue     []heldRecord
-	acks      [][]shareAck // per partition, waiting to be sent
+	name string
+	// number is N of the name GROUP-N; life its entry in engine.lives.
+	number, life int
+	gone         bool // left or fenced
+	stopped      bool
+	stoppedAt    int
+	assigned     []int // ascending
+	slots        []shareSlot
+	queue        []heldRecord
+	acks         [][]shareAck // per partition, waiting to be sent
 }
 
 // shareSlot is a member's fetch state for one partition.
@@ -208,7 +210,7 @@ func (e *engine) initShareGroups() {
 		g := &shareGroup{cfg: &e.sc.ShareGroups[i]}
 		e.groups.share.groups = append(e.groups.share.groups, g)
 		for j := 0; j < g.cfg.Members; j++ {
-			g.addMember()
+			g.addMember(e)
 		}
 		if g.cfg.Members > 0 {
 			e.rebalanceShare(g, "")
@@ -217,8 +219,10 @@ func (e *engine) initShareGroups() {
 }
 
 // addMember adds member GROUP-N, N the next number in joining order.
-func (g *shareGroup) addMember() *shareMember {
-	m := &shareMember{name: g.cfg.ID + "-" + strconv.Itoa(len(g.members)+1)}
+func (g *shareGroup) addMember(e *engine) *shareMember {
+	n := len(g.members) + 1
+	m := &shareMember{name: g.cfg.ID + "-" + strconv.Itoa(n), number: n}
+	m.life = e.newLife(g.cfg.ID, "share", m.name, n)
 	g.members = append(g.members, m)
 	return m
 }
@@ -242,7 +246,7 @@ func (e *engine) applyShareEvent(ev TimelineEvent) bool {
 	case EventJoin:
 		for _, g := range e.groups.share.groups {
 			if g.cfg.ID == ev.Group {
-				m := g.addMember()
+				m := g.addMember(e)
 				e.emit(Event{Kind: KindShareJoin, Partition: -1, Group: g.cfg.ID, Member: m.name})
 				e.rebalanceShare(g, "")
 				return true
@@ -251,6 +255,7 @@ func (e *engine) applyShareEvent(ev TimelineEvent) bool {
 	case EventLeave:
 		if g, m := e.findShareMember(ev.Member); m != nil {
 			if !m.gone {
+				e.lives[m.life].LeftAt = e.now
 				e.emit(Event{Kind: KindShareLeave, Partition: -1, Group: g.cfg.ID, Member: m.name})
 				e.removeShareMember(g, m, ReasonLeft)
 			}
@@ -380,6 +385,7 @@ func (e *engine) stepShareGroups() {
 	for _, g := range e.groups.share.groups {
 		for _, m := range g.members {
 			if !m.gone && m.stopped && e.now-m.stoppedAt >= shareSessionTimeout {
+				e.lives[m.life].FencedAt = e.now
 				e.emit(Event{Kind: KindShareFence, Partition: -1, Group: g.cfg.ID, Member: m.name, SessionTimeout: shareSessionTimeout})
 				e.removeShareMember(g, m, ReasonFenced)
 			}

@@ -15,6 +15,25 @@ type Trace struct {
 	Keys    []string `json:"keys"`
 	Beats   []Beat   `json:"beats"`
 	Records []Record `json:"records"`
+	// Members lists every group member that ever joined: consumer groups
+	// then share groups, in fence order, each group's members by number.
+	Members []MemberLife `json:"members"`
+}
+
+// MemberLife is one group member's life over the whole run.
+type MemberLife struct {
+	Group string `json:"group"`
+	// Type is "consumer" or "share", as the group's.
+	Type   string `json:"type"`
+	Member string `json:"member"`
+	// Number is N of the member's name GROUP-N: its place in joining
+	// order, from 1 (a figure's member colour comes from it).
+	Number int `json:"number"`
+	// JoinedAt is the beat it joined; LeftAt the beat it left cleanly and
+	// FencedAt the beat the coordinator fenced it, −1 if it did not.
+	JoinedAt int `json:"joinedAt"`
+	LeftAt   int `json:"leftAt"`
+	FencedAt int `json:"fencedAt"`
 }
 
 // Beat is the recorded state at the end of one beat.
@@ -23,7 +42,12 @@ type Beat struct {
 	// Events is what happened during the beat, in the order it happened;
 	// each event has its kind, its canonical sentence and the fields its
 	// kind carries (see Event).
-	Events     []Event     `json:"events"`
+	Events []Event `json:"events"`
+	// Messages are the messages sent during the beat, in send order; each
+	// is delivered in step 3 of the next beat, or dropped there (Dropped)
+	// when its broker is offline. Messages sent in the last beat are still
+	// on the wire when the run ends.
+	Messages   []Message   `json:"messages"`
 	Brokers    []Broker    `json:"brokers"`
 	Partitions []Partition `json:"partitions"`
 	Producer   Producer    `json:"producer"`
@@ -31,8 +55,11 @@ type Beat struct {
 	Groups []Group `json:"groups"`
 }
 
-// noEvents is the shared, never-modified empty event list.
-var noEvents = []Event{}
+// noEvents and noMessages are the shared, never-modified empty lists.
+var (
+	noEvents   = []Event{}
+	noMessages = []Message{}
+)
 
 // Texts returns the canonical sentence of each of the beat's events.
 func (b *Beat) Texts() []string {
@@ -59,6 +86,11 @@ type Partition struct {
 	// Leader is the leader's broker id, 0 when the partition is offline.
 	Leader      int `json:"leader"`
 	LeaderEpoch int `json:"leaderEpoch"`
+	// LeaderEpochStartOffset is the first offset of the current leader
+	// epoch: the leader's log end offset when it became leader
+	// (Partition.makeLeader, LeaderEpochFileCache.assign); the last
+	// leader's while offline.
+	LeaderEpochStartOffset int64 `json:"leaderEpochStartOffset"`
 	// ISR lists in-sync replicas' broker ids in assignment order.
 	ISR []int `json:"isr"`
 	// HighWatermark is the leader's high watermark (offset), or the last
@@ -143,6 +175,19 @@ type Record struct {
 	SettledAt int `json:"settledAt"`
 	// AckedAt is the beat the producer got a positive answer (-1 if never).
 	AckedAt int `json:"ackedAt"`
+	// Appends lists every time a leader appended the record, in order: a
+	// retry after an answer that never came appends it again, so two
+	// entries are a duplicate in the log.
+	Appends []Append `json:"appends"`
+}
+
+// Append is one leader append of a record (Partition.appendRecordsToLeader).
+type Append struct {
+	// Offset is where the record was appended; LeaderEpoch the leader
+	// epoch it was appended in; Beat the beat it happened.
+	Offset      int64 `json:"offset"`
+	LeaderEpoch int   `json:"leaderEpoch"`
+	Beat        int   `json:"beat"`
 }
 
 // Group is one consumer or share group at a beat.
@@ -160,6 +205,8 @@ type Group struct {
 // Member is one group member at a beat.
 type Member struct {
 	Member string `json:"member"`
+	// Number is N of the name GROUP-N (MemberLife.Number).
+	Number int `json:"number"`
 	// Partitions the member owns (consumer) or is assigned (share).
 	Partitions []int `json:"partitions"`
 	// State is "active", "stopped" (no heartbeats; not yet fenced);
@@ -194,22 +241,24 @@ type GroupPartition struct {
 	// Records are the in-flight share records, by offset.
 	Records []ShareRecord
 	// Finished lists every share record that has left the window (below
-	// StartOffset), in offset order, with its final state and finisher;
-	// not in the JSON (renderers keep verdict marks with it). Shared
-	// between beats; never modify it.
+	// StartOffset), in offset order, with its final state (acknowledged or
+	// archived), delivery count and finisher, so an archived record stays
+	// in the trace after the start offset passes it. Shared between beats;
+	// never modify it.
 	Finished []ShareRecord
 }
 
 // MarshalJSON writes the fields of a consumer-group partition
 // (partition, owner, position, committed, reprocessed) or of a share
-// partition (partition, startOffset, records).
+// partition (partition, startOffset, records, finished).
 func (g GroupPartition) MarshalJSON() ([]byte, error) {
 	if g.Share {
 		return json.Marshal(struct {
 			Partition   int           `json:"partition"`
 			StartOffset int64         `json:"startOffset"`
 			Records     []ShareRecord `json:"records"`
-		}{g.Partition, g.StartOffset, nonNil(g.Records)})
+			Finished    []ShareRecord `json:"finished"`
+		}{g.Partition, g.StartOffset, nonNil(g.Records), nonNil(g.Finished)})
 	}
 	return json.Marshal(struct {
 		Partition   int     `json:"partition"`
