@@ -194,13 +194,10 @@ func containsInt(xs []int, x int) bool {
 }
 
 // consumerMemo holds what consumer member rows need from the whole
-// trace, computed once per scene: the most chips each member ever shows,
-// and the beat at which a member left or was fenced. Keys are
-// group + "\x00" + member.
+// trace, computed once per scene: the most chips each member ever shows.
+// Keys are memberKey(group, member).
 type consumerMemo struct {
-	most  map[string]int
-	gone  map[string]int  // beat the member left or was fenced
-	fence map[string]bool // true when fenced rather than left
+	most map[string]int
 }
 
 // memo returns the scene's consumer memo, building it on first use.
@@ -208,7 +205,7 @@ func (s *scene) memo() *consumerMemo {
 	if s.consumer != nil {
 		return s.consumer
 	}
-	c := &consumerMemo{most: map[string]int{}, gone: map[string]int{}, fence: map[string]bool{}}
+	c := &consumerMemo{most: map[string]int{}}
 	for bi := range s.t.Beats {
 		b := &s.t.Beats[bi]
 		for _, g := range b.Groups {
@@ -216,15 +213,8 @@ func (s *scene) memo() *consumerMemo {
 				continue
 			}
 			for _, m := range g.Members {
-				k := g.Group + "\x00" + m.Member
+				k := memberKey(g.Group, m.Member)
 				c.most[k] = max(c.most[k], len(m.Partitions)+len(m.Assigning))
-			}
-		}
-		for _, ev := range b.Events {
-			if ev.Kind == sim.KindConsumerLeave || ev.Kind == sim.KindConsumerFence {
-				k := ev.Group + "\x00" + ev.Member
-				c.gone[k] = bi
-				c.fence[k] = ev.Kind == sim.KindConsumerFence
 			}
 		}
 	}
@@ -233,18 +223,19 @@ func (s *scene) memo() *consumerMemo {
 }
 
 // absentMember says why a member is not in group at beat: it has not
-// joined yet, it left, or the coordinator fenced it. It returns a short
-// note and a title.
+// joined yet, it left, or the coordinator fenced it, as the trace's member
+// list records it (sim.MemberLife). It returns a short note and a title.
 func (s *scene) absentMember(beat int, group, member string) (note, title string) {
-	k := group + "\x00" + member
-	at, gone := s.memo().gone[k]
+	life, known := s.lives[memberKey(group, member)]
 	switch {
-	case !gone || at > beat:
-		return "not joined yet", member + " joins group " + group + " later"
-	case s.memo().fence[k]:
-		return "fenced at beat " + itoa(at), "the coordinator fenced " + member + " at beat " + itoa(at) + ": no heartbeat for session.timeout beats; it committed nothing since its last auto-commit"
+	case known && life.FencedAt >= 0 && life.FencedAt <= beat:
+		at := itoa(life.FencedAt)
+		return "fenced at beat " + at, "the coordinator fenced " + member + " at beat " + at + ": no heartbeat for session.timeout beats; it committed nothing since its last auto-commit"
+	case known && life.LeftAt >= 0 && life.LeftAt <= beat:
+		at := itoa(life.LeftAt)
+		return "left at beat " + at, member + " left group " + group + " cleanly at beat " + at + ", after committing its position"
 	}
-	return "left at beat " + itoa(at), member + " left group " + group + " cleanly at beat " + itoa(at) + ", after committing its position"
+	return "not joined yet", member + " joins group " + group + " later"
 }
 
 // chipWidth is the width of every chip on a member's row: the full width
@@ -252,7 +243,7 @@ func (s *scene) absentMember(beat int, group, member string) (note, title string
 // not fit in room, then narrower, down to chipMinW. It is the same at every
 // beat, as a mark keeps its size.
 func (s *scene) chipWidth(group, member string, room int) int {
-	most := s.memo().most[group+"\x00"+member]
+	most := s.memo().most[memberKey(group, member)]
 	if most == 0 || most*(chipW+chipGap) <= room {
 		return chipW
 	}

@@ -91,6 +91,9 @@ type scene struct {
 	// consumer caches what consumer member rows read from the whole
 	// trace (consumer.go); built on first use.
 	consumer *consumerMemo
+	// lives holds every member's life from the trace (sim.Trace.Members),
+	// by memberKey.
+	lives map[string]sim.MemberLife
 	// reuse, when set, remembers marks drawn before from the same inputs,
 	// so that drawing beat after beat builds the strings of only what
 	// changed; drawAll gives each drawing goroutine its own.
@@ -185,7 +188,11 @@ func (s *scene) replicaText(broker, partition int) *replicaText {
 }
 
 func newScene(t *sim.Trace) *scene {
-	s := &scene{t: t, l: NewLayout(TopologyOf(t)), keyOf: map[string]int{}, recKey: map[int]int{}, recs: map[int]sim.Record{}}
+	s := &scene{t: t, l: NewLayout(TopologyOf(t)), keyOf: map[string]int{}, recKey: map[int]int{}, recs: map[int]sim.Record{},
+		lives: map[string]sim.MemberLife{}}
+	for _, m := range t.Members {
+		s.lives[memberKey(m.Group, m.Member)] = m
+	}
 	keys := append([]string(nil), t.Keys...)
 	for _, k := range keys {
 		s.keyOf[k] = -1
@@ -687,7 +694,7 @@ func (s *scene) drawSharePartition(group string, si int, gp *sim.GroupPartition,
 				holder = ", acknowledged by " + r.Finisher
 			}
 		}
-		add(mark{id: "sr-" + id + "-" + itoa64(r.Offset), layer: layerCell, shape: shBox, cls: "kf-share kf-" + st + " " + memberColour(group, r.Member+r.Finisher),
+		add(mark{id: "sr-" + id + "-" + itoa64(r.Offset), layer: layerCell, shape: shBox, cls: "kf-share kf-" + st + " " + s.memberColour(group, r.Member+r.Finisher),
 			x: row.CellsX + int(r.Offset)*cw, y: row.CellsY, w: cw - 2, h: cellH,
 			text:  [3]string{itoa(r.DeliveryCount)},
 			title: "offset " + itoa64(r.Offset) + " of p" + pid + " in share group " + group + ": " + r.State + holder + ", delivery count " + itoa(r.DeliveryCount)})

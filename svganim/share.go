@@ -1,7 +1,6 @@
 package svganim
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -25,9 +24,9 @@ import (
 // A lone share group's marks are centred on the cell; with two, the first
 // group's sit on the right half and the second's on the left; further share
 // groups are shown only in their own group lanes. Every mark has a <title>. A member's colour
-// comes from its number (GROUP-N → colour (N−1) mod memberColours), so it
-// is the same in every frame; the member rows show the same colour beside
-// each name.
+// comes from its number in the trace (sim.MemberLife.Number N → colour
+// (N−1) mod memberColours), so it is the same in every frame; the member
+// rows show the same colour beside each name.
 
 // memberColours is how many member colours figure.css defines (kf-mc0 …).
 const memberColours = 6
@@ -39,14 +38,18 @@ const (
 	shareBarH    = 3  // height of the in-flight bar under a leader row
 )
 
-// memberColour is the colour class of member name (GROUP-N) of group.
-func memberColour(group, member string) string {
-	n, err := strconv.Atoi(strings.TrimPrefix(member, group+"-"))
-	if err != nil || n < 1 {
+// memberColour is the colour class of member of group: from its number
+// as the trace records it, "kf-mcx" for a member the trace does not list.
+func (s *scene) memberColour(group, member string) string {
+	n := s.lives[memberKey(group, member)].Number
+	if n < 1 {
 		return "kf-mcx"
 	}
 	return "kf-mc" + itoa((n-1)%memberColours)
 }
+
+// memberKey is the key of a group's member in scene.lives.
+func memberKey(group, member string) string { return group + "\x00" + member }
 
 // shareGroups returns the beat's share groups in trace order.
 func shareGroups(b *sim.Beat) []*sim.Group {
@@ -155,7 +158,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		cls, what := "kf-verdict kf-v-archived", "archived after "+plural(r.DeliveryCount, "delivery", "deliveries")+
 			": it reached group.share.delivery.count.limit, or was rejected"
 		if r.State == sim.ShareAcknowledged {
-			cls = "kf-verdict kf-acked " + memberColour(group, r.Finisher)
+			cls = "kf-verdict kf-acked " + s.memberColour(group, r.Finisher)
 			what = "acknowledged by " + r.Finisher + " after " + plural(r.DeliveryCount, "delivery", "deliveries")
 		}
 		kc, recWords := keyed(r.Offset)
@@ -183,7 +186,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		cls := "kf-sq kf-waiting"
 		what := "available again, waiting for a member to acquire it; delivered " + plural(r.DeliveryCount, "time", "times") + " so far"
 		if r.State == sim.ShareAcquired {
-			cls = "kf-sq kf-held " + memberColour(group, r.Member)
+			cls = "kf-sq kf-held " + s.memberColour(group, r.Member)
 			what = "acquired by " + r.Member + " and locked to it, delivery " + itoa(r.DeliveryCount)
 		}
 		txt := itoa(r.DeliveryCount)
@@ -248,7 +251,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 // name, assigned partitions, the record it works on, and whether it has
 // stopped.
 func (s *scene) drawShareMember(g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
-	add(mark{id: id + "-c", layer: layerLabel, shape: shCell, cls: "kf-swatch " + memberColour(g.Group, m.Member),
+	add(mark{id: id + "-c", layer: layerLabel, shape: shCell, cls: "kf-swatch " + s.memberColour(g.Group, m.Member),
 		x: mr.Box.X + 6, y: mr.Box.Y + 5, w: 12, h: 12,
 		title: "the colour of " + m.Member + " in the squares and discs on the leader rows"})
 	var ps []string

@@ -164,6 +164,18 @@ func groupsTrace() *sim.Trace {
 		key := []string{"blue", "orange"}[i%2]
 		s.t.Records = append(s.t.Records, sim.Record{ID: i, Key: key, Partition: i % 2, Offset: int64((i - 1) / 2), Outcome: sim.OutcomeAcked, CreatedAt: 1, SettledAt: 3, AckedAt: 3})
 	}
+	// The members' lives, as the engine would record them: readers-1 is
+	// fenced at beat 4 (below); nobody else leaves.
+	for _, m := range []sim.MemberLife{
+		{Group: "readers", Type: "consumer", Member: "readers-1", Number: 1, FencedAt: 4},
+		{Group: "readers", Type: "consumer", Member: "readers-2", Number: 2, FencedAt: -1},
+		{Group: "readers", Type: "consumer", Member: "readers-3", Number: 3, FencedAt: -1},
+		{Group: "workers", Type: "share", Member: "workers-1", Number: 1, FencedAt: -1},
+		{Group: "workers", Type: "share", Member: "workers-2", Number: 2, FencedAt: -1},
+	} {
+		m.LeftAt = -1
+		s.t.Members = append(s.t.Members, m)
+	}
 	b0 := &s.t.Beats[0]
 	b0.Groups = []sim.Group{
 		{Group: "readers", Type: "consumer", GroupEpoch: 1,
