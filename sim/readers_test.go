@@ -22,8 +22,8 @@ import (
 // word looks like "consumer-leave"), anywhere; a literal equal to any kind
 // compared with a .Kind field, as a case of a switch on one, or converted
 // to sim.Kind or sim.MessageKind; and, outside tests, a strings call that
-// splits or trims at "-" (strings.TrimPrefix(name, group+"-") and the
-// like).
+// trims a prefix ending in "-" off a name (strings.TrimPrefix(name,
+// group+"-") and the like) or splits at "-".
 func TestReadersUseTheRecord(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, s := range kindFields {
@@ -86,9 +86,11 @@ func kindReads(f *ast.File, kinds map[string]bool, names bool) []ast.Node {
 		s, ok := lit(e)
 		return ok && kinds[s]
 	}
-	splitsAtDash := func(e ast.Expr) bool {
+	// splitsAtDash: a prefix built as group + "-", or (bare) a lone "-"
+	// to split at; a bare "-" trimmed off is a sign, not a name.
+	splitsAtDash := func(e ast.Expr, bare bool) bool {
 		if s, ok := lit(e); ok && s == "-" {
-			return true
+			return bare
 		}
 		b, ok := e.(*ast.BinaryExpr)
 		if !ok || b.Op != token.ADD {
@@ -131,9 +133,10 @@ func kindReads(f *ast.File, kinds map[string]bool, names bool) []ast.Node {
 				}
 			case names && pkg != nil && pkg.Name == "strings":
 				switch fun.Sel.Name {
-				case "TrimPrefix", "CutPrefix", "HasPrefix", "Cut", "Split", "SplitN", "SplitAfter", "Index", "LastIndex", "Fields":
+				case "TrimPrefix", "CutPrefix", "HasPrefix", "Cut", "Split", "SplitN", "SplitAfter", "Index", "LastIndex":
+					bare := fun.Sel.Name != "TrimPrefix" && fun.Sel.Name != "CutPrefix" && fun.Sel.Name != "HasPrefix"
 					for _, a := range n.Args[1:] {
-						if splitsAtDash(a) {
+						if splitsAtDash(a, bare) {
 							out = append(out, n)
 						}
 					}
