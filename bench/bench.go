@@ -83,12 +83,11 @@ type Report struct {
 	// its figure's weight.
 	LimitsBuild  Timing
 	LimitsWeight svganim.Weight
-	// Invariants is the time sim.CheckInvariants takes over every beat of
-	// every figure of the guide, one core, median of Runs passes: the part
-	// of each cold build above spent checking the engine's invariants
-	// (every build checks them). LimitsInvariants is the same for
-	// LimitsPage's figure.
-	Invariants, LimitsInvariants time.Duration
+	// Invariants times sim.CheckInvariants over every beat of every
+	// figure of the guide, on one core, Runs passes: the part of each
+	// build above spent checking the engine's invariants (every build
+	// checks them). LimitsInvariants is the same for LimitsPage's figure.
+	Invariants, LimitsInvariants Timing
 }
 
 // Timing is the median and the fastest wall-clock time of several timed
@@ -256,13 +255,12 @@ func weigh(run *fence.Result) svganim.Weight {
 	return w
 }
 
-// invariantTime is the median over n passes of the time sim.CheckInvariants
-// takes over every trace of runs (both runs of a fence with compare:): the
-// share of each build above that goes to checking the engine's invariants
-// on every beat, spent on one core.
-func invariantTime(runs []*fence.Result, n int) time.Duration {
-	ds := make([]time.Duration, 0, n)
-	for range n {
+// invariantTime times n passes of sim.CheckInvariants over every trace of
+// runs (both runs of a fence with compare:): the part of each build above
+// spent checking the engine's invariants, on one core. Its CPU time is
+// the figure to read on a busy machine.
+func invariantTime(runs []*fence.Result, n int) Timing {
+	t, _ := timeRuns(n, func() (time.Duration, error) {
 		start := time.Now()
 		for _, run := range runs {
 			sim.CheckInvariants(run.Scenario, run.Trace)
@@ -270,10 +268,9 @@ func invariantTime(runs []*fence.Result, n int) time.Duration {
 				sim.CheckInvariants(run.Compare, run.CompareTrace)
 			}
 		}
-		ds = append(ds, time.Since(start))
-	}
-	slices.Sort(ds)
-	return ds[len(ds)/2]
+		return time.Since(start), nil
+	})
+	return t
 }
 
 // timeRuns runs f n times and returns the median and fastest wall time
