@@ -260,6 +260,11 @@ func Generate(o Options) (*Site, error) {
 	// kf-words.js is generated from the renderer's own tables, so the
 	// phrases a figure's titles are coded against can never drift from it.
 	s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.WordsFile, Data: svganim.WordsJS()})
+	// The stepper lives beside the patch encoder it decodes; a templates
+	// folder may still replace it with its own stepper.js.
+	if !slices.ContainsFunc(assets, func(f File) bool { return f.Path == AssetDir+"/"+svganim.StepperFile }) {
+		s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.StepperFile, Data: svganim.StepperJS()})
+	}
 	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	return s, nil
 }

@@ -32,10 +32,7 @@ func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := os.ReadFile(filepath.Join("..", "templates", "stepper.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := StepperJS()
 	words := WordsJS()
 	var page strings.Builder
 	page.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +

@@ -48,7 +48,7 @@
 // <title>. Figure returns the whole <figure> for a page: the picture, key
 // legend, an aria-live caption, the storyboard for readers without
 // JavaScript, and a JSON script the stepper reads; it needs
-// templates/figure.css, kf-words.js (WordsJS) and templates/stepper.js on
+// templates/figure.css, kf-words.js (WordsJS) and stepper.js (StepperJS) on
 // the page.
 //
 // Frame encoding, chosen by measurement (Measure, Delta): a figure holds

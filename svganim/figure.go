@@ -30,7 +30,7 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // the title; the frames, encoded as one inline SVG showing the poster beat
 // (every mark of every beat is in it, those absent at the poster hidden)
 // plus a JSON script holding the marks' titles and tracks, each mark's
-// changes beat by beat, which templates/stepper.js applies (see patch.go;
+// changes beat by beat, which stepper.js (StepperJS) applies (see patch.go;
 // it weighs a fraction of one full SVG per beat and draws the same
 // pictures); a key legend whose buttons isolate one key; a caption with
 // aria-live="polite" narrating the shown beat's events in the engine's
@@ -40,7 +40,7 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // play/pause, forward, last, a beat scrubber, a speed select, a beat
 // counter and a link button), which do nothing without it, and restores
 // each mark's title (words.go) when it is hovered or focused. The page
-// must load templates/stepper.js and templates/figure.css, with
+// must load stepper.js (StepperJS) and templates/figure.css, with
 // kf-words.js (WordsJS, written by the site) beside stepper.js. Every user string (title, keys,
 // group and member names, event texts) is escaped. The error reports an
 // invalid Options.ID, an empty or misnumbered trace, or a poster beat

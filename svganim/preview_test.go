@@ -14,9 +14,10 @@ var preview = flag.String("preview", "", "write an HTML page with every guide an
 //
 //	go test ./svganim -run Preview -preview /tmp/figures.html
 //
-// It links figure.css and stepper.js from the templates folder by
-// relative path, so open it from where it was written only if that path
-// resolves; -preview-assets overrides the folder.
+// It links figure.css from the templates folder by relative path, so open
+// it from where it was written only if that path resolves;
+// -preview-assets overrides the folder. The stepper and the words file are
+// written beside the page.
 func TestPreview(t *testing.T) {
 	if *preview == "" {
 		t.Skip("no -preview file given")
@@ -34,15 +35,17 @@ func TestPreview(t *testing.T) {
 		b.WriteString("<h2>" + nt.name + "</h2>\n")
 		b.Write(fig)
 	}
-	b.WriteString(`<script src="` + WordsFile + `"></script><script src="` + assets + `/stepper.js"></script></body></html>`)
+	b.WriteString(`<script src="` + WordsFile + `"></script><script src="` + StepperFile + `"></script></body></html>`)
 	if err := os.WriteFile(*preview, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The words file is generated, not kept in templates/: write it beside
-	// the page.
-	if err := os.WriteFile(filepath.Join(filepath.Dir(*preview), WordsFile), WordsJS(), 0o644); err != nil {
-		t.Fatal(err)
+	// The words file is generated and the stepper lives in this package,
+	// not in templates/: write both beside the page.
+	for name, data := range map[string][]byte{WordsFile: WordsJS(), StepperFile: StepperJS()} {
+		if err := os.WriteFile(filepath.Join(filepath.Dir(*preview), name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
-var previewAssets = flag.String("preview-assets", "../templates", "folder (or URL) holding figure.css and stepper.js, as the preview page should link it")
+var previewAssets = flag.String("preview-assets", "../templates", "folder (or URL) holding figure.css, as the preview page should link it")

@@ -5,18 +5,20 @@
 //     package's layoutData — title, rendered content, table of contents,
 //     prev/next links, relative asset prefix);
 //   - index.html renders the home page listing every page in order;
-//   - site.css styles the pages; figure.css and stepper.js style and drive
-//     the animated figures (owned by the renderer, package svganim);
+//   - site.css styles the pages; figure.css styles the animated figures
+//     (owned by the renderer, package svganim, which also holds the
+//     stepper script that drives them: svganim.StepperJS);
 //   - favicon.svg is the pages' icon.
 //
-// Every *.css, *.js and *.svg file here is copied into the built site's
-// assets/ folder. Links in the templates are relative, so a built site works from
+// Every *.css, *.js and *.svg file here (and in a folder that overrides
+// this one) is copied into the built site's assets/ folder; a stepper.js
+// there replaces svganim's. Links in the templates are relative, so a built site works from
 // any sub-path and from file://.
 package templates
 
 import "embed"
 
-// FS holds layout.html, index.html and the assets (*.css, *.js, *.svg).
+// FS holds layout.html, index.html and the assets (*.css, *.svg).
 //
-//go:embed *.html *.css *.js *.svg
+//go:embed *.html *.css *.svg
 var FS embed.FS
