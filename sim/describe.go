@@ -119,7 +119,17 @@ func describe(e Event) string {
 		return rec + " rejected: " + e.ErrorCode + "; retry in " + plural(int64(e.RetryBackoff), "beat")
 	case KindFail:
 		return rec + " F: delivery.timeout (" + plural(int64(e.DeliveryTimeout), "beat") + ") ran out"
+	case KindRetry:
+		return rec + "'s outcome is unknown: the leader changed before the answer came; resent in " +
+			plural(int64(e.RetryBackoff), "beat") + " (retry " + itoa(e.Retry) + " of " + itoa(e.Retries) + ")"
+	case KindDuplicate:
+		return b + " recognised " + rec + " at offset " + i64(e.Offset) + " of " + p +
+			" by its producer id and sequence number: a duplicate, not appended again"
 	case KindUnknown:
+		if e.Reason == ReasonDeliveryTimeout {
+			return rec + " U: delivery.timeout (" + plural(int64(e.DeliveryTimeout), "beat") +
+				") ran out, and an earlier attempt may have landed"
+		}
 		return rec + " U: leader changed before the response arrived"
 	case KindLost:
 		return rec + " L: acknowledged, but the new leader's log does not hold it"

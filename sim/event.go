@@ -51,6 +51,8 @@ const (
 	KindUnknown   Kind = "unknown"     // U: the leader changed before the response arrived
 	KindLost      Kind = "lost"        // L: an acknowledged record is not in the new leader's log
 	KindLostOnAck Kind = "lost-on-ack" // L on the beat the acknowledgement arrived
+	KindRetry     Kind = "retry"       // the outcome was unknown; the producer resends (retries)
+	KindDuplicate Kind = "duplicate"   // an idempotent leader recognised a resent record and did not append it again
 
 	// Consumer groups (KIP-848).
 	KindConsumerJoin       Kind = "consumer-join"
@@ -105,6 +107,10 @@ const (
 	ReasonISRShrink        = "isr-shrink"        // the ISR dropped the replica it waited for
 	ReasonISRExpand        = "isr-expand"        // the ISR took in a follower and is back at min.insync.replicas
 	ReasonReassignmentDone = "reassignment-done" // a reassignment dropped the replicas it removed
+
+	// unknown: why the outcome is unknown.
+	ReasonLeaderChange    = "leader-change"    // the leader changed before the answer arrived
+	ReasonDeliveryTimeout = "delivery-timeout" // delivery.timeout ran out after an unknown outcome
 
 	// truncate: how the follower found its truncation offset.
 	ReasonDiverged     = "diverged"      // the logs diverge at ToOffset
@@ -181,10 +187,13 @@ type Event struct {
 
 	// Attempt counts a record's produce attempts (from 1); Acks is the
 	// producer's acks setting ("0", "1", "all"); ErrorCode a Kafka error
-	// code (NOT_ENOUGH_REPLICAS, NOT_LEADER_OR_FOLLOWER, …).
-	Attempt   int
-	Acks      string
-	ErrorCode string
+	// code (NOT_ENOUGH_REPLICAS, NOT_LEADER_OR_FOLLOWER, …). Retry counts
+	// a record's resends after an unknown outcome (from 1) and Retries is
+	// the producer's retries setting (retry).
+	Attempt        int
+	Acks           string
+	ErrorCode      string
+	Retry, Retries int
 
 	// Durations in beats: a replica's time since it was last caught up
 	// (isr-shrink) and the settings that ran out (delivery.timeout,
@@ -270,6 +279,8 @@ var (
 	fRemoving             = field[Event]{"removing", func(e *Event) any { return nonNil(e.Removing) }}
 	fMinInsyncReplicas    = field[Event]{"minInsyncReplicas", func(e *Event) any { return e.MinInsyncReplicas }}
 	fAttempt              = field[Event]{"attempt", func(e *Event) any { return e.Attempt }}
+	fRetry                = field[Event]{"retry", func(e *Event) any { return e.Retry }}
+	fRetries              = field[Event]{"retries", func(e *Event) any { return e.Retries }}
 	fAcks                 = field[Event]{"acks", func(e *Event) any { return e.Acks }}
 	fErrorCode            = field[Event]{"errorCode", func(e *Event) any { return e.ErrorCode }}
 	fLagTime              = field[Event]{"lagTime", func(e *Event) any { return e.LagTime }}
@@ -380,9 +391,13 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindAck, fields: fs(fRecord, fPartition, fAcks)},
 	{kind: KindReject, fields: fs(fRecord, fPartition, fErrorCode, fRetryBackoff)},
 	{kind: KindFail, fields: fs(fRecord, fPartition, fDeliveryTimeout)},
-	{kind: KindUnknown, fields: fs(fRecord, fPartition)},
+	{kind: KindUnknown, fields: fs(fRecord, fPartition, fReason),
+		optional: only(func(e *Event) bool { return e.Reason == ReasonDeliveryTimeout }, fDeliveryTimeout),
+		reasons:  []string{ReasonLeaderChange, ReasonDeliveryTimeout}},
 	{kind: KindLost, fields: fs(fRecord, fPartition)},
 	{kind: KindLostOnAck, fields: fs(fRecord, fPartition, fAcks)},
+	{kind: KindRetry, fields: fs(fRecord, fPartition, fAttempt, fRetry, fRetries, fRetryBackoff)},
+	{kind: KindDuplicate, fields: fs(fPartition, fBroker, fRecord, fOffset)},
 	{kind: KindConsumerJoin, fields: fs(fGroup, fMember, fGroupEpoch)},
 	{kind: KindConsumerLeaving, fields: fs(fGroup, fMember, fRecord)},
 	{kind: KindConsumerLeave, fields: fs(fGroup, fMember, fGroupEpoch)},

@@ -478,27 +478,67 @@ func (e *engine) handleProduce(m *message) {
 		return
 	}
 	lr := p.reps[p.leader]
+	if dup := e.duplicateOffset(lr, m.record); dup >= 0 {
+		e.emit(Event{Kind: KindDuplicate, Broker: m.to, Partition: p.id, Record: m.record, Offset: dup})
+		e.answerAppended(p, m, reply, dup)
+		return
+	}
 	off := lr.leo()
 	lr.appendEntries([]Entry{{Record: m.record, Epoch: p.epoch}})
 	e.emit(Event{Kind: KindAppend, Broker: m.to, Partition: p.id, Record: m.record, Offset: off, LeaderEpoch: p.epoch})
 	e.prod.onAppended(e, m.record, off, p.epoch)
-	switch acks {
+	e.answerAppended(p, m, reply, off)
+	why := Event{Reason: ReasonAppend}
+	if len(p.isr) == 1 {
+		why.Reason = ReasonLeaderAlone
+	}
+	e.maybeIncrementLeaderHW(p, why)
+}
+
+// producerStateBatches is ProducerStateEntry.NUM_BATCHES_TO_RETAIN: the
+// leader remembers the sequence numbers of a producer's last five batches
+// per partition, which is why idempotence needs
+// max.in.flight.requests.per.connection ≤ 5.
+const producerStateBatches = 5
+
+// duplicateOffset is the idempotent check of ProducerStateManager /
+// ProducerAppendInfo: with enable.idempotence, a produce request whose
+// producer id and sequence number match one of the producer's last five
+// batches in the leader's log is a duplicate, answered with the offset it
+// was stored at, and not appended again. Kafka Flow has one producer and
+// one record per request, so the sequence is the record itself. It
+// returns that offset, or −1 (always −1 without idempotence: the leader
+// cannot tell a resend from a new record).
+func (e *engine) duplicateOffset(lr *replica, record int) int64 {
+	if !e.sc.Producer.EnableIdempotence {
+		return -1
+	}
+	for o, n := len(lr.log)-1, 0; o >= 0 && n < producerStateBatches; o, n = o-1, n+1 {
+		if lr.log[o].Record == record {
+			return int64(o)
+		}
+	}
+	return -1
+}
+
+// answerAppended answers a produce request whose record is in the leader's
+// log at offset off: acks=1 at once, acks=all parked until the high
+// watermark passes off (DelayedProduce), acks=0 not at all.
+func (e *engine) answerAppended(p *partition, m *message, reply message, off int64) {
+	switch e.sc.Producer.Acks {
 	case AcksLeader:
 		reply.offset = off
 		e.send(reply)
 		e.prod.onAnswering(e, m.record, m.attempt, true)
 	case AcksAll:
 		// ReplicaManager parks the request and tries it at once
-		// (tryCompleteElseWatch): a high watermark the append moved
-		// completes it in this same call.
+		// (tryCompleteElseWatch): a duplicate whose offset the high
+		// watermark already passed is answered now, and a high watermark
+		// the append moves completes the request in the same call.
 		p.parked = append(p.parked, parkedProduce{record: m.record, attempt: m.attempt, requiredOffset: off + 1, deadline: e.now + e.sc.Producer.RequestTimeout})
 		e.prod.onParked(e, m.record, m.attempt)
+		e.completeParked(p)
 	}
-	why := Event{Reason: ReasonAppend}
-	if len(p.isr) == 1 {
-		why.Reason = ReasonLeaderAlone
-	}
-	e.maybeIncrementLeaderHW(p, why)
 }
 
 // completeParked is Partition.tryCompleteDelayedRequests for acks=all

@@ -41,7 +41,12 @@ type record struct {
 	outstanding, positive bool
 	// lost is true when an election dropped the record while its positive
 	// answer was still on the wire: it settles L when the answer arrives.
-	lost      bool
+	lost bool
+	// resends counts the resends after an unknown outcome (retries);
+	// unknown is true once an attempt's outcome was unknown, so the record
+	// may be in the log: it can no longer end F.
+	resends   int
+	unknown   bool
 	retryAt   int
 	offset    int64
 	outcome   string
@@ -73,6 +78,14 @@ func (e *engine) stepProducer() {
 	}
 	for _, r := range pr.open {
 		if r.outcome == "" && !r.outstanding && e.now-r.createdAt >= pc.DeliveryTimeout {
+			if r.unknown {
+				// The producer gives up (TimeoutException), but an earlier
+				// attempt may have landed: not a clean failure.
+				e.settle(r, OutcomeU)
+				e.emit(Event{Kind: KindUnknown, Record: r.id, Partition: r.part, Reason: ReasonDeliveryTimeout,
+					DeliveryTimeout: pc.DeliveryTimeout})
+				continue
+			}
 			e.settle(r, OutcomeF)
 			e.emit(Event{Kind: KindFail, Record: r.id, Partition: r.part, DeliveryTimeout: pc.DeliveryTimeout})
 		}
@@ -188,16 +201,31 @@ func (e *engine) handleProduceResponse(m *message) {
 	e.emit(Event{Kind: KindReject, Record: r.id, Partition: r.part, ErrorCode: m.errCode, RetryBackoff: e.sc.Producer.RetryBackoff})
 }
 
-// onLeaderChange settles U every record of p whose request is outstanding
+// onLeaderChange handles every record of p whose request is outstanding
 // and not answered positively (on the wire, parked, or an error on its way
-// back): the producer cannot know whether it landed.
+// back): the producer cannot know whether it landed. While the record has
+// resends left (retries; Sender.canRetry: attempts < retries) the producer
+// sends it again, after retry.backoff, to the new leader — which, if the
+// record had landed and been copied, stores it a second time unless the
+// producer is idempotent (handleProduce). Otherwise it settles U.
 func (pr *producer) onLeaderChange(e *engine, p *partition) {
+	pc := &e.sc.Producer
 	for _, r := range pr.open {
-		if r.part == p.id && r.outcome == "" && r.outstanding && !r.positive {
-			r.outstanding = false
-			e.settle(r, OutcomeU)
-			e.emit(Event{Kind: KindUnknown, Record: r.id, Partition: p.id})
+		if r.part != p.id || r.outcome != "" || !r.outstanding || r.positive {
+			continue
 		}
+		r.outstanding = false
+		r.unknown = true
+		if r.resends < pc.Retries {
+			r.resends++
+			r.stage = stageBackoff
+			r.retryAt = e.now + pc.RetryBackoff
+			e.emit(Event{Kind: KindRetry, Record: r.id, Partition: p.id, Attempt: r.attempt, Retry: r.resends,
+				Retries: pc.Retries, RetryBackoff: pc.RetryBackoff})
+			continue
+		}
+		e.settle(r, OutcomeU)
+		e.emit(Event{Kind: KindUnknown, Record: r.id, Partition: p.id, Reason: ReasonLeaderChange})
 	}
 }
 

@@ -108,6 +108,16 @@ type ProducerConfig struct {
 	// RetryBackoff is retry.backoff in beats between a failed attempt and
 	// the next one.
 	RetryBackoff int
+	// Retries is retries: how many times the producer resends a record
+	// whose outcome became unknown (the leader changed before the answer
+	// came). Kafka Flow default 0 (the record settles U); Kafka's is
+	// 2147483647. Rejections (NOT_ENOUGH_REPLICAS, REQUEST_TIMED_OUT, …)
+	// are retried until delivery.timeout whatever its value.
+	Retries int
+	// EnableIdempotence is enable.idempotence (Kafka Flow default false;
+	// Kafka's is true since 3.0): the leader recognises a resent record by
+	// its producer id and sequence number and stores it once.
+	EnableIdempotence bool
 }
 
 // ConsumerGroupConfig is one entry of consumer.groups (KIP-848 protocol).

@@ -35,7 +35,7 @@ var sections = map[section]sectionInfo{
 	}, "topic setting", "under topic"},
 	sectionProducer: {[]string{
 		"acks", "max.in.flight.requests.per.connection", "records", "keys", "interval",
-		"start", "delivery.timeout", "request.timeout", "retry.backoff",
+		"start", "delivery.timeout", "request.timeout", "retry.backoff", "retries", "enable.idempotence",
 	}, "producer setting", "under producer"},
 	sectionConsumer: {[]string{
 		"id", "members", "auto.offset.reset", "assignor", "auto.commit.interval",

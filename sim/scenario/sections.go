@@ -38,15 +38,17 @@ func (p *parser) topic(n *yaml.Node) {
 func (p *parser) producer(n *yaml.Node) {
 	pr := &p.sc.Producer
 	*pr = sim.ProducerConfig{
-		Acks:            sim.DefaultAcks,
-		MaxInFlight:     sim.DefaultMaxInFlight,
-		Records:         sim.DefaultRecords,
-		Keys:            append([]string(nil), sim.DefaultKeys...),
-		Interval:        sim.DefaultInterval,
-		Start:           sim.DefaultStart,
-		DeliveryTimeout: sim.DefaultDeliveryTimeout,
-		RequestTimeout:  sim.DefaultRequestTimeout,
-		RetryBackoff:    sim.DefaultRetryBackoff,
+		Acks:              sim.DefaultAcks,
+		MaxInFlight:       sim.DefaultMaxInFlight,
+		Records:           sim.DefaultRecords,
+		Keys:              append([]string(nil), sim.DefaultKeys...),
+		Interval:          sim.DefaultInterval,
+		Start:             sim.DefaultStart,
+		DeliveryTimeout:   sim.DefaultDeliveryTimeout,
+		RequestTimeout:    sim.DefaultRequestTimeout,
+		RetryBackoff:      sim.DefaultRetryBackoff,
+		Retries:           sim.DefaultRetries,
+		EnableIdempotence: sim.DefaultEnableIdempotence,
 	}
 	if !p.mapping(n, "producer", "{acks: all, records: 6}") {
 		return
@@ -86,6 +88,14 @@ func (p *parser) producer(n *yaml.Node) {
 	pr.DeliveryTimeout = p.intSetting(f["delivery.timeout"].val, "delivery.timeout", pr.DeliveryTimeout, 1, sim.MaxBeats, true)
 	pr.RequestTimeout = p.intSetting(f["request.timeout"].val, "request.timeout", pr.RequestTimeout, 1, sim.MaxBeats, true)
 	pr.RetryBackoff = p.intSetting(f["retry.backoff"].val, "retry.backoff", pr.RetryBackoff, 1, sim.MaxBeats, true)
+	// retries takes Kafka's own range, 0 to Integer.MAX_VALUE.
+	pr.Retries = p.intSetting(f["retries"].val, "retries", pr.Retries, 0, sim.MaxRetries, false)
+	if v, ok := f["enable.idempotence"]; ok {
+		if b, ok := p.boolean(v.val, "enable.idempotence"); ok {
+			pr.EnableIdempotence = b
+			p.idempotenceNeeds(v.val, f)
+		}
+	}
 	// Kafka (KafkaProducer.configureDeliveryTimeout) requires
 	// delivery.timeout.ms >= linger.ms + request.timeout.ms: an explicit
 	// smaller value is a ConfigException, a default one is raised to the
@@ -96,6 +106,31 @@ func (p *parser) producer(n *yaml.Node) {
 		}
 	} else if pr.DeliveryTimeout < pr.RequestTimeout {
 		pr.DeliveryTimeout = pr.RequestTimeout
+	}
+}
+
+// idempotenceNeeds checks what an explicit enable.idempotence=true requires
+// (ProducerConfig.postProcessAndValidateIdempotenceConfigs, a
+// ConfigException in Kafka): acks=all, retries above 0, and at most 5
+// requests in flight, since the leader keeps the sequence numbers of a
+// producer's last five batches.
+func (p *parser) idempotenceNeeds(at *yaml.Node, f map[string]field) {
+	pr := &p.sc.Producer
+	if !pr.EnableIdempotence {
+		return
+	}
+	if !p.bad["acks"] && pr.Acks != sim.AcksAll {
+		p.errorf(at, "enable.idempotence needs acks: all, but acks is %s (Kafka: \"Must set acks to all in order to use the idempotent producer\")", pr.Acks)
+	}
+	if !p.bad["retries"] && pr.Retries == 0 {
+		n := at
+		if r, ok := f["retries"]; ok {
+			n = r.val
+		}
+		p.errorf(n, "enable.idempotence needs retries above 0, since a producer that never resends has nothing to deduplicate (Kafka: \"Must set retries to non-zero when using the idempotent producer\"); add retries: 1 or more")
+	}
+	if !p.bad["max.in.flight.requests.per.connection"] && pr.MaxInFlight > 5 {
+		p.errorf(at, "enable.idempotence allows at most 5 requests in flight (the leader remembers a producer's last 5 batches), but max.in.flight.requests.per.connection is %d", pr.MaxInFlight)
 	}
 }
 
