@@ -680,6 +680,15 @@ func TestContentFolderReplaced(t *testing.T) {
 	if r := get(t, base+"/a.html"); !strings.Contains(r.body, "Edited in the new folder") {
 		t.Fatalf("an edit in the new content folder was not built:\n%s\nlog:\n%s", r.body, log.String())
 	}
+	// Rebuild publishes (and so reloads the page) before it logs, so wait
+	// for the edit's own "rebuilt" line — the second, after the folder
+	// swap's — before counting from it.
+	for deadline := time.Now().Add(5 * time.Second); strings.Count(log.String(), "rebuilt") < 2; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the edit's rebuild was never logged:\n%s", log.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	before := strings.Count(log.String(), "rebuilt")
 	write(t, filepath.Join(filepath.Dir(dir), "beside", "x.md"), "not a page of the site")
 	time.Sleep(300 * time.Millisecond)
