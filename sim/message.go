@@ -93,7 +93,7 @@ type message struct {
 // send order. Messages sent while handling go out for the next beat.
 func (e *engine) deliver() {
 	cur := e.wire
-	e.wire = nil
+	e.wire = make([]message, 0, len(cur)) // beats are alike: no regrowth
 	for i := range cur {
 		m := &cur[i]
 		if m.to > 0 && !e.brokers[m.to].online {

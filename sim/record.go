@@ -19,12 +19,15 @@ func (e *engine) record() Beat {
 	for i := range b.Events {
 		b.Events[i].Text = describe(b.Events[i])
 	}
-	e.events = nil
+	// The next beat's lists start at this beat's length: beats are alike,
+	// and growing an Event or Message list by doubling costs more than the
+	// lists themselves. The recorded slices are never appended to again.
+	e.events = make([]Event, 0, len(b.Events))
 	b.Messages = e.sent
 	if b.Messages == nil {
 		b.Messages = noMessages
 	}
-	e.lastSent, e.sent = e.sent, nil
+	e.lastSent, e.sent = e.sent, make([]Message, 0, len(e.sent))
 	b.Brokers = make([]Broker, 0, len(e.brokers)-1)
 	for id := 1; id < len(e.brokers); id++ {
 		b.Brokers = append(b.Brokers, Broker{Broker: id, Online: e.brokers[id].online, Paused: e.brokers[id].paused})
