@@ -149,8 +149,10 @@ type consumerMember struct {
 	// timer runs out max.poll.interval beats later.
 	lastPoll int
 	// uncommitted holds, for a stale member, the positions it held when it
-	// left, which its next poll tries to commit.
+	// left, which its next poll tries to commit; closing says the timeline
+	// asked it to leave meanwhile, so it does not join again.
 	uncommitted []staleOffset
+	closing     bool
 	// lastCommit is the beat of the member's last auto-commit (or join).
 	lastCommit int
 	// turn is the partition the member last took a record from, for taking
@@ -233,6 +235,16 @@ func (g *consumerGroup) member(name string) *consumerMember {
 	return nil
 }
 
+// staleMember returns the stale member called name, or nil.
+func (g *consumerGroup) staleMember(name string) *consumerMember {
+	for _, m := range g.stale {
+		if m.name == name {
+			return m
+		}
+	}
+	return nil
+}
+
 // applyConsumerEvent applies a join, leave or stop of a consumer group
 // (step 1) and reports whether ev concerned one.
 func (e *engine) applyConsumerEvent(ev TimelineEvent) bool {
@@ -249,9 +261,20 @@ func (e *engine) applyConsumerEvent(ev TimelineEvent) bool {
 			if last := m.lastOfPoll(); last != 0 && !m.pollDone(e.now) {
 				e.emit(Event{Kind: KindConsumerLeaving, Partition: -1, Group: g.cfg.ID, Member: m.name, Record: last})
 			}
+		} else if m := g.staleMember(ev.Member); m != nil && !m.closing {
+			// Already out of the group: it finishes its records, its
+			// commit fails, and it does not join again.
+			m.closing = true
+			if last := m.lastOfPoll(); last != 0 && !m.pollDone(e.now) {
+				e.emit(Event{Kind: KindConsumerLeaving, Partition: -1, Group: g.cfg.ID, Member: m.name, Record: last})
+			}
 		}
 	case EventStop:
-		if m := g.member(ev.Member); m != nil && m.state != memberStateStopped {
+		if m := g.staleMember(ev.Member); m != nil {
+			// Out of the group already: it just stops working.
+			g.stale = slices.DeleteFunc(g.stale, func(x *consumerMember) bool { return x == m })
+			e.emit(Event{Kind: KindConsumerStop, Partition: -1, Group: g.cfg.ID, Member: m.name})
+		} else if m := g.member(ev.Member); m != nil && m.state != memberStateStopped {
 			m.state, m.stoppedAt = memberStateStopped, e.now
 			m.busy, m.queue = bufferedRecord{}, nil
 			e.emit(Event{Kind: KindConsumerStop, Partition: -1, Group: g.cfg.ID, Member: m.name})
@@ -445,6 +468,7 @@ func (g *consumerGroup) pollTimeout(e *engine, m *consumerMember) {
 	g.bump()
 	m.state = memberStateStale
 	g.stale = append(g.stale, m)
+	e.lives[m.life].StaleAt = e.now
 	e.emit(Event{Kind: KindConsumerPollTimeout, Partition: -1, Group: g.cfg.ID, Member: m.name,
 		MaxPollInterval: g.cfg.MaxPollInterval, Record: m.busy.rec, GroupEpoch: g.epoch})
 	g.releaseAll(e, m, false)
@@ -474,6 +498,9 @@ func (g *consumerGroup) stepStale(e *engine, m *consumerMember) {
 	}
 	m.uncommitted = nil
 	g.stale = slices.DeleteFunc(g.stale, func(x *consumerMember) bool { return x == m })
+	if m.closing {
+		return // close() after its last records: it is gone for good
+	}
 	m.state, m.lastPoll, m.lastCommit, m.turn = "", e.now, e.now, -1
 	i, _ := slices.BinarySearchFunc(g.members, m, func(a, b *consumerMember) int {
 		return a.number - b.number

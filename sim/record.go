@@ -221,7 +221,7 @@ func (e *engine) recordShareGroups() []Group {
 // index in e.lives.
 func (e *engine) newLife(group, typ, member string, n int) int {
 	e.lives = append(e.lives, MemberLife{Group: group, Type: typ, Member: member, Number: n,
-		JoinedAt: e.now, LeftAt: -1, FencedAt: -1})
+		JoinedAt: e.now, LeftAt: -1, FencedAt: -1, StaleAt: -1})
 	return len(e.lives) - 1
 }
 

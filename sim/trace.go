@@ -31,9 +31,14 @@ type MemberLife struct {
 	Number int `json:"number"`
 	// JoinedAt is the beat it joined; LeftAt the beat it left cleanly and
 	// FencedAt the beat the coordinator fenced it, −1 if it did not.
+	// StaleAt is the last beat a consumer member left the group because
+	// max.poll.interval ran out (consumer-poll-timeout), −1 if it never
+	// did; such a member rejoins at its next poll unless it was closed or
+	// stopped meanwhile.
 	JoinedAt int `json:"joinedAt"`
 	LeftAt   int `json:"leftAt"`
 	FencedAt int `json:"fencedAt"`
+	StaleAt  int `json:"staleAt"`
 }
 
 // Beat is the recorded state at the end of one beat.

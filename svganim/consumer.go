@@ -234,6 +234,9 @@ func (s *scene) absentMember(beat int, group, member string) (note, title string
 	case known && life.LeftAt >= 0 && life.LeftAt <= beat:
 		at := itoa(life.LeftAt)
 		return "left at beat " + at, member + " left group " + group + " cleanly at beat " + at + ", after committing its position"
+	case known && life.StaleAt >= 0 && life.StaleAt <= beat:
+		at := itoa(life.StaleAt)
+		return "left at beat " + at, member + " left group " + group + " at beat " + at + " when max.poll.interval ran out, without committing, and did not join again"
 	}
 	return "not joined yet", member + " joins group " + group + " later"
 }
