@@ -53,6 +53,9 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 					checkLatestStart(b, ev.Partition, ev.Offset, ev.Member, bad)
 				}
 			}
+			if ev.Kind == KindConsumerReset && ev.AutoOffsetReset == "latest" && ev.ToOffset >= 0 {
+				checkLatestStart(b, ev.Partition, ev.ToOffset, ev.Member, bad)
+			}
 		}
 		for gi := range b.Groups {
 			g := &b.Groups[gi]
