@@ -24,7 +24,10 @@
 //     receives "reload" only when the bytes of that very page, or of a
 //     shared asset, changed. Before reloading, the page's client script
 //     keeps each figure's beat and the scroll position in sessionStorage
-//     and restores them after the reload.
+//     and restores them after the reload. At most MaxStreams (100)
+//     streams are open at once; a page opened past that is served without
+//     live reload (its stream is answered 503), so no number of open
+//     pages can use up the process's file descriptors.
 //
 // # Broken edits
 //

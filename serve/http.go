@@ -32,6 +32,14 @@ const (
 //go:embed live.js
 var liveJS []byte
 
+// MaxStreams is how many event streams (open pages) the server keeps at
+// once; a page opened past it is served but gets no live reload (its
+// stream is answered 503). Each stream holds a connection, so without a
+// cap a client could exhaust the process's file descriptors and stop the
+// server from accepting; a browser opens at most six connections to one
+// host over HTTP/1.1, so the cap leaves room for many browsers.
+const MaxStreams = 100
+
 // heartbeat is how often an idle event stream sends a comment, so that a
 // dead connection is noticed.
 const heartbeat = 25 * time.Second
@@ -261,14 +269,21 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	q := r.URL.Query()
 	page, version := q.Get("page"), q.Get("v")
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("X-Accel-Buffering", "no")
 
 	c := &client{wake: make(chan struct{}, 1)}
 	s.mu.Lock()
+	if len(s.clients) >= MaxStreams {
+		s.mu.Unlock()
+		// EventSource does not retry after an error status: the page
+		// stays as it is, without live reload, until it is reloaded.
+		http.Error(w, fmt.Sprintf("kflowgen serve keeps at most %d pages live; close some and reload this one", MaxStreams), http.StatusServiceUnavailable)
+		return
+	}
 	s.clients[c] = struct{}{}
 	s.mu.Unlock()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("X-Accel-Buffering", "no")
 	defer func() {
 		s.mu.Lock()
 		delete(s.clients, c)

@@ -721,3 +721,59 @@ func TestOutDirInsideWatchedFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamsCapped (issue 18.10): the server keeps at most MaxStreams
+// event streams; one more is answered 503 at once (so open pages cannot use
+// up the process's descriptors), and once a page closes, a new one is
+// live again.
+func TestStreamsCapped(t *testing.T) {
+	dir := smallSite(t)
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
+	v := version(t, get(t, base+"/a.html").body)
+	var open []*stream
+	for range MaxStreams {
+		st := listen(t, base, "a.html", v)
+		st.expect(t, "fixed")
+		open = append(open, st)
+	}
+	// The status comes first: a stream accepted would never end, so read
+	// the body only once it is known to be the refusal.
+	resp, err := http.Get(base + EventsPath + "?page=a.html&v=" + v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		resp.Body.Close()
+		t.Fatalf("stream %d: status %d, want 503", MaxStreams+1, resp.StatusCode)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), fmt.Sprintf("at most %d pages", MaxStreams)) {
+		t.Errorf("the refusal says %q", body)
+	}
+	// Pages are still served while the streams are full.
+	if r := get(t, base+"/a.html"); r.status != http.StatusOK {
+		t.Errorf("a page while the streams are full: %d", r.status)
+	}
+	open[0].close()
+	// The server lets the closed stream go when its request ends: wait
+	// for that (it does not take long, but it is not at once).
+	give := time.After(deadline)
+	for {
+		req, _ := http.NewRequest("GET", base+EventsPath+"?page=a.html&v="+v, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status := resp.StatusCode
+		resp.Body.Close()
+		if status == http.StatusOK {
+			break
+		}
+		select {
+		case <-give:
+			t.Fatalf("after a stream closed, a new one is still refused (%d)", status)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -44,6 +44,15 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
+// MaxTraceBytes bounds what kflowgen sim prints for one scenario: its
+// trace's JSON, in bytes. A scenario within every limit can describe
+// hundreds of megabytes of trace (each beat repeats every partition, group
+// member and share-group record); past this, sim says so instead.
+const MaxTraceBytes = 64 << 20
+
+// traceLimit is MaxTraceBytes; tests lower it.
+var traceLimit int64 = MaxTraceBytes
+
 // runSim parses the chosen fence, runs it as the build does (fence.Run:
 // both runs of a fence with compare:, their expect: entries, the engine's
 // invariants) and prints the trace asked for.
@@ -70,12 +79,15 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	if t == nil { // the engine panicked: r.Errors says so
 		return positionList(name, r.Errors, sc.pos)
 	}
-	out, err := json.MarshalIndent(t, "", "  ")
-	if err != nil {
+	// Measure the trace first, so that one over the limit prints nothing
+	// rather than half a document; then stream it.
+	size := &countingWriter{limit: traceLimit}
+	if err := writeIndentedJSON(size, t); errors.Is(err, errTooMuch) {
+		return fmt.Errorf("%s: the trace of scenario %q is more than %d bytes of JSON, which kflowgen sim does not print: use fewer beats, records, partitions or group members", name, t.ID, traceLimit)
+	} else if err != nil {
 		return err
 	}
-	out = append(out, '\n')
-	if _, err := stdout.Write(out); err != nil {
+	if err := writeIndentedJSON(stdout, t); err != nil {
 		return err
 	}
 	if len(r.Errors) > 0 {
