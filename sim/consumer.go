@@ -454,8 +454,9 @@ func (g *consumerGroup) advance(e *engine, m *consumerMember) {
 // −1 (AbstractMembershipManager.transitionToSendingLeaveGroup with
 // dueToExpiredPollTimer) and releases the member's partitions without
 // committing (transitionToStale, onPartitionsLost); the coordinator removes
-// the member (GroupMetadataManager handles the leave like any other),
-// bumps the group epoch and moves the partitions at once. The member stays
+// the member (GroupMetadataManager.consumerGroupHeartbeat sends epoch −1 to
+// consumerGroupLeave, which fences it out), bumps the group epoch and
+// moves the partitions at once. The member stays
 // stale — still processing — until its next poll (stepStale).
 func (g *consumerGroup) pollTimeout(e *engine, m *consumerMember) {
 	m.uncommitted = nil
