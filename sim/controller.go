@@ -16,6 +16,7 @@ func (e *engine) applyTimeline(ev TimelineEvent) {
 		e.resetFetchers(b)
 		e.fenced = append(e.fenced, b)
 		e.emit(Event{Kind: KindCrash, Broker: b, Partition: -1})
+		e.dropDeposed(b)
 	case EventRestart:
 		b := ev.Broker
 		if !e.validBroker(b) || e.brokers[b].online {
@@ -40,6 +41,22 @@ func (e *engine) applyTimeline(ev TimelineEvent) {
 		}
 		e.brokers[b].paused = false
 		e.emit(Event{Kind: KindResume, Broker: b, Partition: -1})
+	case EventIsolate:
+		b := ev.Broker
+		if !e.validBroker(b) || !e.brokers[b].online || e.brokers[b].isolated {
+			return
+		}
+		e.brokers[b].isolated, e.brokers[b].isolatedAt = true, e.now
+		e.resetFetchers(b)
+		e.emit(Event{Kind: KindIsolate, Broker: b, Partition: -1})
+	case EventHeal:
+		b := ev.Broker
+		if !e.validBroker(b) || !e.brokers[b].isolated {
+			return
+		}
+		e.brokers[b].isolated = false
+		e.healed = append(e.healed, b)
+		e.emit(Event{Kind: KindHeal, Broker: b, Partition: -1})
 	case EventAddBroker:
 		e.addBroker()
 	case EventAddPartitions:
@@ -68,7 +85,8 @@ func (e *engine) resetFetchers(b int) {
 // ISR holds a restarted broker, and completes reassignments whose target
 // replicas are all in the ISR.
 func (e *engine) stepController() {
-	for _, b := range e.fenced {
+	e.checkSessions()
+	fence := func(b int, why string) {
 		for _, p := range e.parts {
 			if p.inISR(b) && len(p.isr) > 1 {
 				old := p.isr
@@ -76,9 +94,15 @@ func (e *engine) stepController() {
 				e.emit(Event{Kind: KindISRFence, Partition: p.id, Broker: b, From: old, To: p.isr})
 			}
 			if p.leader == b {
-				e.electLeader(p, b, ReasonOffline)
+				e.electLeader(p, b, why)
 			}
 		}
+	}
+	for _, b := range e.fenced {
+		fence(b, ReasonOffline)
+	}
+	for _, b := range e.sessionFenced {
+		fence(b, ReasonFenced)
 	}
 	for _, b := range e.restarted {
 		for _, p := range e.parts {
@@ -87,7 +111,11 @@ func (e *engine) stepController() {
 			}
 		}
 	}
+	for _, b := range e.healed {
+		e.heal(b)
+	}
 	e.fenced, e.restarted = e.fenced[:0], e.restarted[:0]
+	e.sessionFenced, e.healed = e.sessionFenced[:0], e.healed[:0]
 	for _, p := range e.parts {
 		e.maybeCompleteReassignment(p)
 	}
@@ -102,7 +130,7 @@ func (e *engine) stepController() {
 func (e *engine) electLeader(p *partition, cause int, why string) {
 	nb := 0
 	for _, b := range p.assignment {
-		if p.inISR(b) && e.brokers[b].online {
+		if p.inISR(b) && e.brokers[b].online && !e.brokers[b].fenced {
 			nb = b
 			break
 		}
@@ -116,6 +144,7 @@ func (e *engine) electLeader(p *partition, cause int, why string) {
 // settle U; then the new leader takes over (becomeLeader) and every
 // acknowledged record its log lacks settles L.
 func (e *engine) changeLeader(p *partition, nb, cause int, why string) {
+	e.maybeDepose(p)
 	p.epoch++
 	p.partitionEpoch++
 	p.pending = nil

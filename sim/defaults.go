@@ -5,21 +5,23 @@ package sim
 // length, so these are chosen to tell a story in a few dozen beats; the
 // guide's reference page lists each with Kafka's value beside it.
 const (
-	DefaultBrokers           = 3
-	DefaultPartitions        = 1
-	DefaultReplicationFactor = 3 // capped at the broker count
-	DefaultMinInsyncReplicas = 1 // Kafka: min.insync.replicas=1
-	DefaultReplicaLagTimeMax = 6 // Kafka: replica.lag.time.max.ms=30000
-	DefaultAcks              = AcksAll
-	DefaultMaxInFlight       = 5 // Kafka: max.in.flight.requests.per.connection=5
-	DefaultRecords           = 6
-	DefaultInterval          = 1
-	DefaultStart             = 1
-	DefaultDeliveryTimeout   = 40    // Kafka: delivery.timeout.ms=120000
-	DefaultRequestTimeout    = 10    // Kafka: request.timeout.ms=30000
-	DefaultRetryBackoff      = 1     // Kafka: retry.backoff.ms=100
-	DefaultRetries           = 0     // Kafka: retries=2147483647
-	DefaultEnableIdempotence = false // Kafka: enable.idempotence=true (since 3.0)
+	DefaultBrokers              = 3
+	DefaultPartitions           = 1
+	DefaultReplicationFactor    = 3 // capped at the broker count
+	DefaultMinInsyncReplicas    = 1 // Kafka: min.insync.replicas=1
+	DefaultReplicaLagTimeMax    = 6 // Kafka: replica.lag.time.max.ms=30000
+	DefaultAcks                 = AcksAll
+	DefaultMaxInFlight          = 5 // Kafka: max.in.flight.requests.per.connection=5
+	DefaultRecords              = 6
+	DefaultInterval             = 1
+	DefaultStart                = 1
+	DefaultDeliveryTimeout      = 40    // Kafka: delivery.timeout.ms=120000
+	DefaultRequestTimeout       = 10    // Kafka: request.timeout.ms=30000
+	DefaultRetryBackoff         = 1     // Kafka: retry.backoff.ms=100
+	DefaultRetries              = 0     // Kafka: retries=2147483647
+	DefaultEnableIdempotence    = false // Kafka: enable.idempotence=true (since 3.0)
+	DefaultBrokerSessionTimeout = 3     // Kafka: broker.session.timeout.ms=9000
+	DefaultMetadataMaxAge       = 10    // Kafka: metadata.max.age.ms=300000
 	// MaxRetries is the largest retries Kafka accepts (Integer.MAX_VALUE).
 	MaxRetries                = 1<<31 - 1
 	DefaultBeats              = 30

@@ -44,6 +44,26 @@ func describe(e Event) string {
 			" (broker " + itoa(e.Cause) + " " + e.Reason + ")"
 	case KindOffline:
 		return p + " offline, epoch " + itoa(e.LeaderEpoch) + ": no live ISR member (ISR " + listString(e.ISR) + ")"
+	case KindIsolate:
+		return b + " cut off from the controller and the other brokers; clients still reach it"
+	case KindHeal:
+		return b + " reaches the controller and the other brokers again"
+	case KindBrokerFence:
+		return "controller fenced " + b + ": no heartbeat for broker.session.timeout (" + plural(int64(e.SessionTimeout), "beat") + ")"
+	case KindStepDown:
+		s := b + " learns that it no longer leads " + p + " (it believed epoch " + itoa(e.FromEpoch) + "; epoch " + itoa(e.LeaderEpoch)
+		if e.Leader == 0 {
+			return s + " has no leader)"
+		}
+		return s + "'s leader is broker " + itoa(e.Leader) + ") and follows"
+	case KindMetadata:
+		s := "producer refreshed its metadata: " + p + "'s leader is "
+		if e.Leader == 0 {
+			s += "none"
+		} else {
+			s += "broker " + itoa(e.Leader)
+		}
+		return s + ", not " + b
 	case KindISRFence:
 		return p + " ISR " + isrChange(e.From, e.To) + ": " + b + " fenced"
 	case KindReassign:

@@ -49,7 +49,10 @@
 // (BuiltInPartitioner). It waits on the rail ("queued") until the ONE
 // max.in.flight.requests.per.connection budget shared by the whole
 // producer (Kafka's is per broker connection) has room, then goes to its
-// partition's current leader; metadata is instant. With no leader it waits
+// partition's current leader; metadata is instant, except that a leader
+// cut off by isolate, which does not know it was replaced, keeps the
+// producer's requests until its metadata refresh (every metadata.max.age
+// beats, or after NOT_LEADER_OR_FOLLOWER). With no leader it waits
 // ("backoff"). A record keeps its in-flight slot while it backs off to
 // retry, so records leave in order. delivery.timeout counts from creation
 // and is checked while a record is not in flight: then it settles F. acks=0
@@ -120,10 +123,13 @@
 // drops even a follower that keeps up.
 //
 // Controller. A crash fences the broker at once (Kafka waits
-// broker.session.timeout; the engine takes it as zero beats) and removes it
-// from every ISR, except that an ISR never becomes empty: its last member
-// stays. A partition that lost its leader gets the first replica in
-// assignment order that is online and in the ISR, with epoch+1; with none
+// broker.session.timeout; the engine takes it as zero beats, as for a
+// controlled shutdown); a broker cut off by isolate is fenced once
+// broker.session.timeout beats pass without its heartbeat
+// (BrokerHeartbeatManager). Fencing removes the broker from every ISR,
+// except that an ISR never becomes empty: its last member stays. A
+// partition that lost its leader gets the first replica in assignment
+// order that is online, unfenced and in the ISR, with epoch+1; with none
 // it goes offline (leader 0, epoch+1, as KRaft's PartitionChangeBuilder
 // bumps the epoch for any leader change); there is no unclean election. A
 // new leader (Partition.makeLeader) does not truncate; its epoch starts at
@@ -131,7 +137,10 @@
 // last leader's; followers' log end offsets become unknown. A restarted
 // broker follows everything it hosts and leads an offline partition whose
 // ISR holds it. Pause stops a broker's fetchers (outstanding responses are
-// ignored) while it keeps leading; resume starts them again.
+// ignored) while it keeps leading; resume starts them again. Isolate cuts
+// a broker off from the controller and the other brokers, not from
+// clients; a leader so cut off keeps acting as leader of its old epoch
+// after it is replaced, and steps down on heal (isolate.go).
 //
 // Topology. Partition p's replicas are brokers ((p+i) mod N)+1 for
 // i = 0…RF−1, the first the preferred leader. add.partitions creates

@@ -37,6 +37,12 @@ type engine struct {
 	// fenced lists the brokers that crashed this beat, in timeline order,
 	// for the controller (step 2); restarted likewise.
 	fenced, restarted []int
+	// sessionFenced lists the isolated brokers the controller fences this
+	// beat (broker.session.timeout ran out); healed those that healed.
+	sessionFenced, healed []int
+	// steppedDown holds the answers a healed deposed leader owes its
+	// parked requests, sent in step 4.
+	steppedDown []message
 
 	events []Event
 	groups groupsState
@@ -49,6 +55,13 @@ type broker struct {
 	online bool
 	// paused is true while the broker's replica fetchers are stopped.
 	paused bool
+	// isolated is true while the broker is cut off from the controller
+	// and the other brokers (isolate), since beat isolatedAt; fenced is
+	// true once the controller fenced it for missing its heartbeats
+	// (broker.session.timeout), until it heals.
+	isolated   bool
+	isolatedAt int
+	fenced     bool
 }
 
 // newEngine builds the beat-0 state of sc: every partition led by its

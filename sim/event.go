@@ -20,6 +20,10 @@ const (
 	KindRestart       Kind = "restart"        // a broker restarted
 	KindPause         Kind = "pause"          // a broker's follower fetchers stopped
 	KindResume        Kind = "resume"         // they started again
+	KindIsolate       Kind = "isolate"        // a broker lost the controller and the other brokers
+	KindHeal          Kind = "heal"           // it reaches them again
+	KindBrokerFence   Kind = "broker-fence"   // the controller fenced an isolated broker (broker.session.timeout)
+	KindStepDown      Kind = "step-down"      // a deposed leader learned the new leader epoch and follows
 	KindAddBroker     Kind = "add-broker"     // a broker joined the cluster
 	KindAddPartitions Kind = "add-partitions" // the topic grew (CreatePartitions)
 	KindLeader        Kind = "leader"         // a new leader was elected, with a new leader epoch
@@ -52,6 +56,7 @@ const (
 	KindLost      Kind = "lost"        // L: an acknowledged record is not in the new leader's log
 	KindLostOnAck Kind = "lost-on-ack" // L on the beat the acknowledgement arrived
 	KindRetry     Kind = "retry"       // the outcome was unknown; the producer resends (retries)
+	KindMetadata  Kind = "metadata"    // the producer's metadata refresh found a partition's new leader
 	KindDuplicate Kind = "duplicate"   // an idempotent leader recognised a resent record and did not append it again
 
 	// Consumer groups (KIP-848).
@@ -120,6 +125,7 @@ const (
 	ReasonOffline   = "offline"   // the leader went offline
 	ReasonRestarted = "restarted" // an ISR member of an offline partition restarted
 	ReasonRemoved   = "removed"   // a reassignment removed the leader
+	ReasonHealed    = "healed"    // an ISR member of an offline partition healed (ReasonFenced: fenced after broker.session.timeout)
 
 	// consumer-commit: why the member committed.
 	ReasonAuto   = "auto"   // auto-commit (auto.commit.interval)
@@ -147,7 +153,8 @@ type Event struct {
 	// Broker is the broker that acts or is acted on (a follower for
 	// replicate and truncate; the broker answering a fetch).
 	Broker int
-	// Leader is the leader a follower fetched from (replicate).
+	// Leader is a partition's leader: the one a follower fetched from
+	// (replicate), the current one (step-down, metadata; 0 for none).
 	Leader int
 	// Cause is the broker whose change forced an election (leader,
 	// offline).
@@ -175,7 +182,10 @@ type Event struct {
 	// diverging and EpochEndOffset where that epoch ends on the leader
 	// (LeaderEpochFileCache.endOffsetFor) (truncate).
 	LeaderEpoch, DivergingEpoch int
-	EpochEndOffset              int64
+	// FromEpoch is the leader epoch a deposed leader believed current
+	// (step-down).
+	FromEpoch      int
+	EpochEndOffset int64
 
 	// ISR is a partition's in-sync replica set; From and To are the two
 	// ends of a replica list that changed (the ISR; a reassignment's
@@ -269,6 +279,7 @@ var (
 	fLogEndOffset         = field[Event]{"logEndOffset", func(e *Event) any { return e.LogEndOffset }}
 	fHighWatermark        = field[Event]{"highWatermark", func(e *Event) any { return e.HighWatermark }}
 	fLeaderEpoch          = field[Event]{"leaderEpoch", func(e *Event) any { return e.LeaderEpoch }}
+	fFromEpoch            = field[Event]{"fromEpoch", func(e *Event) any { return e.FromEpoch }}
 	fEpochEndOffset       = field[Event]{"epochEndOffset", func(e *Event) any { return e.EpochEndOffset }}
 	fEpochStartOffset     = field[Event]{"epochStartOffset", func(e *Event) any { return e.EpochStartOffset }}
 	fDivergingEpoch       = field[Event]{"divergingEpoch", func(e *Event) any { return e.DivergingEpoch }}
@@ -362,12 +373,16 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindRestart, fields: fs(fBroker)},
 	{kind: KindPause, fields: fs(fBroker)},
 	{kind: KindResume, fields: fs(fBroker)},
+	{kind: KindIsolate, fields: fs(fBroker)},
+	{kind: KindHeal, fields: fs(fBroker)},
+	{kind: KindBrokerFence, fields: fs(fBroker, fSessionTimeout)},
 	{kind: KindAddBroker, fields: fs(fBroker)},
 	{kind: KindAddPartitions, fields: fs(fAdded, fPartitions)},
 	{kind: KindLeader, fields: fs(fPartition, fBroker, fLeaderEpoch, fCause, fReason),
-		reasons: []string{ReasonOffline, ReasonRestarted, ReasonRemoved}},
+		reasons: []string{ReasonOffline, ReasonRestarted, ReasonRemoved, ReasonFenced, ReasonHealed}},
 	{kind: KindOffline, fields: fs(fPartition, fLeaderEpoch, fCause, fISR)},
 	{kind: KindISRFence, fields: fs(fPartition, fBroker, fFrom, fTo)},
+	{kind: KindStepDown, fields: fs(fPartition, fBroker, fFromEpoch, fLeader, fLeaderEpoch)},
 	{kind: KindReassign, fields: fs(fPartition, fFrom, fTo, fAdding, fRemoving)},
 	{kind: KindReassignDone, fields: fs(fPartition, fTo, fRemoving)},
 	{kind: KindAppend, fields: fs(fPartition, fBroker, fRecord, fOffset, fLeaderEpoch)},
@@ -398,6 +413,7 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindLostOnAck, fields: fs(fRecord, fPartition, fAcks)},
 	{kind: KindRetry, fields: fs(fRecord, fPartition, fAttempt, fRetry, fRetries, fRetryBackoff)},
 	{kind: KindDuplicate, fields: fs(fPartition, fBroker, fRecord, fOffset)},
+	{kind: KindMetadata, fields: fs(fPartition, fBroker, fLeader)},
 	{kind: KindConsumerJoin, fields: fs(fGroup, fMember, fGroupEpoch)},
 	{kind: KindConsumerLeaving, fields: fs(fGroup, fMember, fRecord)},
 	{kind: KindConsumerLeave, fields: fs(fGroup, fMember, fGroupEpoch)},

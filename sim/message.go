@@ -100,6 +100,10 @@ func (e *engine) deliver() {
 			e.recordDropped(m)
 			continue // the broker is down: the message is lost
 		}
+		if e.cutOff(m) {
+			e.recordDropped(m)
+			continue // a network partition lies between its ends
+		}
 		switch m.kind {
 		case msgProduce:
 			e.handleProduce(m)

@@ -40,6 +40,9 @@ type partition struct {
 	// nor expands again, and the high watermark and acks=all use the
 	// maximal ISR: the committed ISR plus a replica being added.
 	pending *pendingIsr
+	// deposed are brokers that led p when they were cut off (isolate) and
+	// still believe they do, in an older epoch (isolate.go).
+	deposed []*deposedLeader
 }
 
 // pendingIsr is one AlterPartition in flight: the ISR the leader proposed
@@ -461,6 +464,10 @@ func (e *engine) handleProduce(m *message) {
 	p := e.parts[m.part]
 	reply := message{kind: msgProduceResponse, from: m.to, to: 0, part: m.part, record: m.record, attempt: m.attempt}
 	acks := e.sc.Producer.Acks
+	if d := p.deposedBy(m.to); d != nil && p.leader != m.to {
+		e.deposedProduce(p, d, m)
+		return
+	}
 	if p.leader != m.to {
 		if acks != AcksNone {
 			reply.errCode = errNotLeaderOrFollower
@@ -653,7 +660,11 @@ func (e *engine) updateFollowerFetchState(p *partition, b int, fetchOffset, lead
 // watermark passed were already answered when it moved.
 func (e *engine) stepLeaders() {
 	expiry := e.now%e.isrExpiryPeriod() == 0
+	e.answerSteppedDown()
 	for _, p := range e.parts {
+		for _, d := range p.deposed {
+			e.sweepDeposed(p, d, true)
+		}
 		if p.leader == 0 {
 			continue
 		}

@@ -25,6 +25,10 @@ type producer struct {
 	inFlight int
 	// next is the number of the next record to create.
 	next int
+	// meta is the leader the producer believes each partition has (0 for
+	// none), refreshed at beat metaAt; see leaderFor.
+	meta   []int
+	metaAt int
 }
 
 // record is one record's life on the producer.
@@ -45,8 +49,10 @@ type record struct {
 	// resends counts the resends after an unknown outcome (retries);
 	// unknown is true once an attempt's outcome was unknown, so the record
 	// may be in the log: it can no longer end F.
-	resends   int
-	unknown   bool
+	resends int
+	unknown bool
+	// sentTo is the broker the latest attempt went to.
+	sentTo    int
 	retryAt   int
 	offset    int64
 	outcome   string
@@ -67,6 +73,9 @@ type record struct {
 func (e *engine) stepProducer() {
 	pc := &e.sc.Producer
 	pr := &e.prod
+	if e.now-pr.metaAt >= pc.MetadataMaxAge {
+		e.refreshMetadata()
+	}
 	for pr.next < pc.Records && pc.Start+pr.next*pc.Interval <= e.now {
 		pr.next++
 		key := pc.Keys[(pr.next-1)%len(pc.Keys)]
@@ -112,7 +121,8 @@ func (e *engine) stepProducer() {
 // it sent.
 func (e *engine) maybeSendRecord(r *record) bool {
 	p := e.parts[r.part]
-	if p.leader == 0 {
+	to := e.leaderFor(p)
+	if to == 0 {
 		r.stage = stageBackoff
 		return false
 	}
@@ -123,8 +133,9 @@ func (e *engine) maybeSendRecord(r *record) bool {
 	r.attempt++
 	r.outstanding, r.positive = true, false
 	r.stage = stageSending
-	e.send(message{kind: msgProduce, from: 0, to: p.leader, part: p.id, record: r.id, attempt: r.attempt})
-	e.emit(Event{Kind: KindSend, Record: r.id, Partition: p.id, Broker: p.leader, Attempt: r.attempt})
+	r.sentTo = to
+	e.send(message{kind: msgProduce, from: 0, to: to, part: p.id, record: r.id, attempt: r.attempt})
+	e.emit(Event{Kind: KindSend, Record: r.id, Partition: p.id, Broker: to, Attempt: r.attempt})
 	if e.sc.Producer.Acks == AcksNone {
 		r.outstanding = false
 		e.settle(r, OutcomeSent)
@@ -198,6 +209,10 @@ func (e *engine) handleProduceResponse(m *message) {
 	}
 	r.stage = stageBackoff
 	r.retryAt = e.now + e.sc.Producer.RetryBackoff
+	if m.errCode == errNotLeaderOrFollower {
+		// An InvalidMetadataException: Sender asks for a metadata update.
+		defer e.refreshMetadata()
+	}
 	e.emit(Event{Kind: KindReject, Record: r.id, Partition: r.part, ErrorCode: m.errCode, RetryBackoff: e.sc.Producer.RetryBackoff})
 }
 
@@ -209,9 +224,17 @@ func (e *engine) handleProduceResponse(m *message) {
 // record had landed and been copied, stores it a second time unless the
 // producer is idempotent (handleProduce). Otherwise it settles U.
 func (pr *producer) onLeaderChange(e *engine, p *partition) {
+	// A request sent to a leader that is cut off and does not know it was
+	// replaced is still answered by it (isolate.go): not unknown yet.
+	pr.onUnknown(e, p, func(r *record) bool { return p.deposedBy(r.sentTo) == nil })
+}
+
+// onUnknown resends or settles U (see onLeaderChange) every record of p
+// with an unanswered request for which unknown holds.
+func (pr *producer) onUnknown(e *engine, p *partition, unknown func(r *record) bool) {
 	pc := &e.sc.Producer
 	for _, r := range pr.open {
-		if r.part != p.id || r.outcome != "" || !r.outstanding || r.positive {
+		if r.part != p.id || r.outcome != "" || !r.outstanding || r.positive || !unknown(r) {
 			continue
 		}
 		r.outstanding = false
@@ -246,6 +269,11 @@ func (pr *producer) onNewLeaderLog(e *engine, p *partition) {
 		if r.offset < int64(len(log)) && log[r.offset].Record == r.id {
 			continue
 		}
+		if p.heldByDeposed(r) {
+			// A leader that was cut off still holds it and believes it
+			// leads: lost only when it learns otherwise (heal).
+			continue
+		}
 		if acked {
 			r.outcome = OutcomeL
 			r.settledAt = e.now
@@ -253,6 +281,42 @@ func (pr *producer) onNewLeaderLog(e *engine, p *partition) {
 			e.emit(Event{Kind: KindLost, Record: r.id, Partition: p.id})
 		} else {
 			r.lost = true
+		}
+	}
+}
+
+// leaderFor is the broker the producer sends p's records to: the leader
+// its metadata names. Kafka Flow's metadata is instant — the producer
+// learns every leader change at once (in Kafka, from the
+// NOT_LEADER_OR_FOLLOWER or disconnect that a change causes) — except
+// from a leader that was cut off (isolate) and does not know it was
+// replaced: it keeps answering, so nothing tells the producer, which
+// keeps sending to it until its next metadata refresh (every
+// metadata.max.age beats, or after a NOT_LEADER_OR_FOLLOWER).
+func (e *engine) leaderFor(p *partition) int {
+	pr := &e.prod
+	for len(pr.meta) <= p.id {
+		pr.meta = append(pr.meta, e.parts[len(pr.meta)].leader)
+	}
+	if old := pr.meta[p.id]; old != p.leader && p.deposedBy(old) != nil {
+		return old
+	}
+	pr.meta[p.id] = p.leader
+	return p.leader
+}
+
+// refreshMetadata is the producer's metadata update (Metadata.update,
+// metadata.max.age or requestUpdate): it learns every partition's current
+// leader; a stale entry it corrects is told.
+func (e *engine) refreshMetadata() {
+	pr := &e.prod
+	pr.metaAt = e.now
+	for i, old := range pr.meta {
+		if cur := e.parts[i].leader; old != cur {
+			pr.meta[i] = cur
+			if e.parts[i].deposedBy(old) != nil {
+				e.emit(Event{Kind: KindMetadata, Partition: i, Broker: old, Leader: cur})
+			}
 		}
 	}
 }

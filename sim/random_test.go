@@ -14,8 +14,9 @@ var randomRuns = flag.Int("random", 10000, "number of random scenarios TestRando
 
 // randomScenario builds a valid scenario from seed: random cluster size,
 // replication factor, min ISR, acks, in-flight budget, lag and timeouts,
-// and a timeline of crashes, restarts, pauses, resumes, added brokers and
-// added partitions.
+// retries and idempotence, and a timeline of crashes, restarts, pauses,
+// resumes, network partitions (isolate, heal), added brokers and added
+// partitions.
 func randomScenario(seed uint64) *sim.Scenario {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	brokers := 1 + r.IntN(5)
@@ -44,12 +45,18 @@ func randomScenario(seed uint64) *sim.Scenario {
 			DeliveryTimeout: 1 + r.IntN(30),
 			RequestTimeout:  1 + r.IntN(10),
 			RetryBackoff:    1 + r.IntN(3),
+			Retries:         r.IntN(3),
+			MetadataMaxAge:  1 + r.IntN(10),
 		},
+		BrokerSessionTimeout: 1 + r.IntN(4),
 	}
+	// enable.idempotence only where the parser allows it.
+	pc := &sc.Producer
+	pc.EnableIdempotence = acks == sim.AcksAll && pc.Retries > 0 && pc.MaxInFlight <= 5 && r.IntN(2) == 0
 	n := brokers
 	for i, k := 0, r.IntN(12); i < k; i++ {
 		ev := sim.TimelineEvent{At: 1 + r.IntN(beats)}
-		switch x := r.IntN(20); {
+		switch x := r.IntN(24); {
 		case x < 6:
 			ev.Kind, ev.Broker = sim.EventCrash, 1+r.IntN(n)
 		case x < 12:
@@ -58,7 +65,11 @@ func randomScenario(seed uint64) *sim.Scenario {
 			ev.Kind, ev.Broker = sim.EventPause, 1+r.IntN(n)
 		case x < 18:
 			ev.Kind, ev.Broker = sim.EventResume, 1+r.IntN(n)
-		case x < 19:
+		case x < 20:
+			ev.Kind, ev.Broker = sim.EventIsolate, 1+r.IntN(n)
+		case x < 22:
+			ev.Kind, ev.Broker = sim.EventHeal, 1+r.IntN(n)
+		case x < 23:
 			if n >= sim.MaxBrokers {
 				continue
 			}

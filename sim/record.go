@@ -30,7 +30,8 @@ func (e *engine) record() Beat {
 	e.lastSent, e.sent = e.sent, make([]Message, 0, len(e.sent))
 	b.Brokers = make([]Broker, 0, len(e.brokers)-1)
 	for id := 1; id < len(e.brokers); id++ {
-		b.Brokers = append(b.Brokers, Broker{Broker: id, Online: e.brokers[id].online, Paused: e.brokers[id].paused})
+		b.Brokers = append(b.Brokers, Broker{Broker: id, Online: e.brokers[id].online, Paused: e.brokers[id].paused,
+			Isolated: e.brokers[id].isolated, Fenced: e.brokers[id].fenced})
 	}
 	b.Partitions = make([]Partition, len(e.parts))
 	for i, p := range e.parts {

@@ -58,6 +58,11 @@ type Scenario struct {
 	// Beats is how many beats to simulate (beat 1 .. Beats). Beat 0 is the
 	// initial state and is recorded too.
 	Beats int
+	// BrokerSessionTimeout is broker.session.timeout in beats (Kafka:
+	// broker.session.timeout.ms, default 9000): how long the controller
+	// waits for a heartbeat from a broker cut off from it (isolate) before
+	// it fences the broker. A crashed broker is fenced at once.
+	BrokerSessionTimeout int
 	// Expect holds build-time checks against the trace.
 	Expect []Expectation
 	// Pos of the scenario's first key; used for errors about the whole
@@ -118,6 +123,12 @@ type ProducerConfig struct {
 	// Kafka's is true since 3.0): the leader recognises a resent record by
 	// its producer id and sequence number and stores it once.
 	EnableIdempotence bool
+	// MetadataMaxAge is metadata.max.age in beats (Kafka:
+	// metadata.max.age.ms, default 300000): the producer refreshes its
+	// metadata at least this often. Only a leader cut off from the
+	// controller (isolate), which does not know it was replaced, keeps the
+	// producer's stale metadata in use; otherwise metadata is instant.
+	MetadataMaxAge int
 }
 
 // ConsumerGroupConfig is one entry of consumer.groups (KIP-848 protocol).
@@ -178,6 +189,8 @@ const (
 	EventRestart       EventKind = "restart" // Broker comes back as a follower
 	EventPause         EventKind = "pause"   // Broker's follower fetchers stop
 	EventResume        EventKind = "resume"  // Broker's follower fetchers start again
+	EventIsolate       EventKind = "isolate" // Broker loses the controller and the other brokers; clients still reach it
+	EventHeal          EventKind = "heal"    // Broker reaches the controller and the other brokers again
 	EventAddBroker     EventKind = "add.broker"
 	EventAddPartitions EventKind = "add.partitions" // Count new partitions
 	EventJoin          EventKind = "join"           // Group gains a member
@@ -189,7 +202,8 @@ const (
 type TimelineEvent struct {
 	At   int
 	Kind EventKind
-	// Broker is the broker id for crash, restart, pause, resume (and the
+	// Broker is the broker id for crash, restart, pause, resume, isolate,
+	// heal (and the
 	// new broker's id for add.broker, filled by the engine).
 	Broker int
 	// Count is the number of partitions to add for add.partitions.

@@ -81,6 +81,11 @@ type Broker struct {
 	Online bool `json:"online"`
 	// Paused is true while the broker's follower fetchers are stopped.
 	Paused bool `json:"paused"`
+	// Isolated is true while the broker is cut off from the controller and
+	// the other brokers (isolate); Fenced once the controller fenced it
+	// for missing heartbeats (broker.session.timeout), until it heals.
+	Isolated bool `json:"isolated"`
+	Fenced   bool `json:"fenced"`
 }
 
 // Partition is one partition's state at a beat, as the controller and the

@@ -454,6 +454,10 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 		switch {
 		case !br.Online:
 			cls, status = "kf-lane kf-offline", "offline"
+		case br.Isolated && br.Fenced:
+			cls, status = "kf-lane kf-isolated", "cut off, fenced"
+		case br.Isolated:
+			cls, status = "kf-lane kf-isolated", "cut off"
 		case br.Paused:
 			cls, status = "kf-lane kf-paused", "fetchers paused"
 		}

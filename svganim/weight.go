@@ -109,7 +109,7 @@ func gzipSize(b []byte) int {
 // compared with an empty cluster), and the beat's events in the engine's
 // words. Field tokens, separated by spaces:
 //
-//	bID:o|x|p            broker online, offline, or online with fetchers paused
+//	bID:o|x|i|p          broker online, offline, cut off (isolate), or online with fetchers paused
 //	pP:lL eE iB,B hH aB,B dB,B
 //	                     partition leader, leader epoch, ISR, high
 //	                     watermark, replicas a reassignment adds and removes
@@ -154,6 +154,8 @@ func deltaBeat(b *strings.Builder, prev, cur *sim.Beat) {
 			st := "o"
 			if !x.Online {
 				st = "x"
+			} else if x.Isolated {
+				st = "i"
 			} else if x.Paused {
 				st = "p"
 			}

@@ -35,7 +35,7 @@ var sections = map[section]sectionInfo{
 	}, "topic setting", "under topic"},
 	sectionProducer: {[]string{
 		"acks", "max.in.flight.requests.per.connection", "records", "keys", "interval",
-		"start", "delivery.timeout", "request.timeout", "retry.backoff", "retries", "enable.idempotence",
+		"start", "delivery.timeout", "request.timeout", "retry.backoff", "retries", "enable.idempotence", "metadata.max.age",
 	}, "producer setting", "under producer"},
 	sectionConsumer: {[]string{
 		"id", "members", "auto.offset.reset", "assignor", "auto.commit.interval",
@@ -46,7 +46,7 @@ var sections = map[section]sectionInfo{
 		"group.share.delivery.count.limit", "processing", "slow.key",
 	}, "share group setting", "in a share.groups entry"},
 	sectionTimeline: {[]string{
-		"at", "crash", "restart", "pause", "resume", "add.broker", "add.partitions",
+		"at", "crash", "restart", "pause", "resume", "isolate", "heal", "add.broker", "add.partitions",
 		"join", "leave", "stop",
 	}, "timeline action", "in a timeline entry"},
 	sectionExpect: {expectKeys, "expect field", "in an expect entry"},

@@ -189,14 +189,14 @@ func checkValid(t *testing.T, sc *sim.Scenario) {
 		}
 	}
 	brokers, partitions := sc.Brokers, tp.Partitions
-	down, paused := map[int]bool{}, map[int]bool{}
+	down, paused, isolated := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	gone := map[string]bool{}
 	for _, e := range order {
 		if e.At < 1 || e.At > sc.Beats {
 			fail("timeline at %d", e.At)
 		}
 		switch e.Kind {
-		case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume:
+		case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume, sim.EventIsolate, sim.EventHeal:
 			if e.Broker < 1 || e.Broker > brokers {
 				fail("%s of broker %d of %d", e.Kind, e.Broker, brokers)
 			}
@@ -206,6 +206,17 @@ func checkValid(t *testing.T, sc *sim.Scenario) {
 					fail("crash of a down broker")
 				}
 				down[e.Broker] = true
+				isolated[e.Broker] = false
+			case sim.EventIsolate:
+				if down[e.Broker] || isolated[e.Broker] {
+					fail("isolate of broker %d", e.Broker)
+				}
+				isolated[e.Broker] = true
+			case sim.EventHeal:
+				if !isolated[e.Broker] {
+					fail("heal of a broker that is not isolated")
+				}
+				isolated[e.Broker] = false
 			case sim.EventRestart:
 				if !down[e.Broker] {
 					fail("restart of a running broker")

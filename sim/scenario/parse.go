@@ -155,7 +155,7 @@ func (p *parser) clamp(pos sim.Pos) sim.Pos {
 
 // Top-level keys, in the order the reference page lists them.
 var topKeys = []string{
-	"id", "title", "seed", "brokers", "beats", "topic", "producer",
+	"id", "title", "seed", "brokers", "beats", "broker.session.timeout", "topic", "producer",
 	"consumer.groups", "share.groups", "timeline", "expect", "compare",
 }
 
@@ -191,10 +191,11 @@ func (p *parser) root() *yaml.Node {
 // compare key, or with the compare overrides merged in).
 func (p *parser) build(root *yaml.Node) *sim.Scenario {
 	sc := &sim.Scenario{
-		Seed:    sim.DefaultSeed,
-		Brokers: sim.DefaultBrokers,
-		Beats:   sim.DefaultBeats,
-		Pos:     posOf(root),
+		Seed:                 sim.DefaultSeed,
+		Brokers:              sim.DefaultBrokers,
+		Beats:                sim.DefaultBeats,
+		BrokerSessionTimeout: sim.DefaultBrokerSessionTimeout,
+		Pos:                  posOf(root),
 	}
 	if len(root.Content) > 0 {
 		// Without its compare key the mapping may hold nothing.
@@ -221,6 +222,9 @@ func (p *parser) build(root *yaml.Node) *sim.Scenario {
 	}
 	if n, ok := f["beats"]; ok {
 		sc.Beats = p.intSetting(n.val, "beats", sc.Beats, 1, sim.MaxBeats, true)
+	}
+	if n, ok := f["broker.session.timeout"]; ok {
+		sc.BrokerSessionTimeout = p.intSetting(n.val, "broker.session.timeout", sc.BrokerSessionTimeout, 1, sim.MaxBeats, true)
 	}
 	p.topic(f["topic"].val)
 	p.producer(f["producer"].val)

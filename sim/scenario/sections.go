@@ -49,6 +49,7 @@ func (p *parser) producer(n *yaml.Node) {
 		RetryBackoff:      sim.DefaultRetryBackoff,
 		Retries:           sim.DefaultRetries,
 		EnableIdempotence: sim.DefaultEnableIdempotence,
+		MetadataMaxAge:    sim.DefaultMetadataMaxAge,
 	}
 	if !p.mapping(n, "producer", "{acks: all, records: 6}") {
 		return
@@ -88,6 +89,7 @@ func (p *parser) producer(n *yaml.Node) {
 	pr.DeliveryTimeout = p.intSetting(f["delivery.timeout"].val, "delivery.timeout", pr.DeliveryTimeout, 1, sim.MaxBeats, true)
 	pr.RequestTimeout = p.intSetting(f["request.timeout"].val, "request.timeout", pr.RequestTimeout, 1, sim.MaxBeats, true)
 	pr.RetryBackoff = p.intSetting(f["retry.backoff"].val, "retry.backoff", pr.RetryBackoff, 1, sim.MaxBeats, true)
+	pr.MetadataMaxAge = p.intSetting(f["metadata.max.age"].val, "metadata.max.age", pr.MetadataMaxAge, 1, sim.MaxBeats, true)
 	// retries takes Kafka's own range, 0 to Integer.MAX_VALUE.
 	pr.Retries = p.intSetting(f["retries"].val, "retries", pr.Retries, 0, sim.MaxRetries, false)
 	if v, ok := f["enable.idempotence"]; ok {

@@ -88,7 +88,7 @@ func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
 	}
 	if action == nil {
 		if len(f) == len(it.Content)/2 { // no unknown key already explains it
-			p.errorf(it, "this timeline entry has no action: add one of crash, restart, pause, resume, add.broker, add.partitions, join, leave, stop")
+			p.errorf(it, "this timeline entry has no action: add one of crash, restart, pause, resume, isolate, heal, add.broker, add.partitions, join, leave, stop")
 		}
 		return nil
 	}
@@ -97,7 +97,7 @@ func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
 	e.argNode = arg
 	e.ev.Pos = posOf(action)
 	switch e.ev.Kind {
-	case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume:
+	case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume, sim.EventIsolate, sim.EventHeal:
 		v, good := p.integer(arg, action.Value+" (a broker id)", 1, sim.MaxBrokers, true)
 		e.ev.Broker, ok = int(v), ok && good
 	case sim.EventAddBroker:
@@ -196,6 +196,7 @@ func (p *parser) replay(entries []*timelineEntry) {
 	brokers := p.sc.Brokers
 	online := make([]bool, sim.MaxBrokers+1)
 	paused := make([]bool, sim.MaxBrokers+1)
+	isolated := make([]bool, sim.MaxBrokers+1)
 	since := make([]int, sim.MaxBrokers+1) // beat of the last state change
 	last := make([]sim.EventKind, sim.MaxBrokers+1)
 	changed := make([]bool, sim.MaxBrokers+1) // since[b] holds a change
@@ -211,7 +212,7 @@ func (p *parser) replay(entries []*timelineEntry) {
 		ev := e.ev
 		b := ev.Broker
 		switch ev.Kind {
-		case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume:
+		case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume, sim.EventIsolate, sim.EventHeal:
 			if p.bad["brokers"] {
 				continue
 			}
@@ -224,7 +225,7 @@ func (p *parser) replay(entries []*timelineEntry) {
 			case changed[b] && since[b] == ev.At:
 				// A beat is the smallest step: two state changes of one
 				// broker in it have no order a figure could show.
-				problem = fmt.Sprintf("broker %d already has a %s at beat %d: give each broker at most one crash, restart, pause or resume per beat", b, last[b], ev.At)
+				problem = fmt.Sprintf("broker %d already has a %s at beat %d: give each broker at most one crash, restart, pause, resume, isolate or heal per beat", b, last[b], ev.At)
 			case ev.Kind == sim.EventCrash && !online[b]:
 				problem = fmt.Sprintf("broker %d is already down at beat %d (crashed at beat %d)", b, ev.At, since[b])
 			case ev.Kind == sim.EventRestart && online[b]:
@@ -237,6 +238,12 @@ func (p *parser) replay(entries []*timelineEntry) {
 				problem = fmt.Sprintf("broker %d is down at beat %d (crashed at beat %d): a crash ends a pause, so there is nothing to resume", b, ev.At, since[b])
 			case ev.Kind == sim.EventResume && !paused[b]:
 				problem = fmt.Sprintf("broker %d is not paused at beat %d: resume needs a paused broker", b, ev.At)
+			case ev.Kind == sim.EventIsolate && !online[b]:
+				problem = fmt.Sprintf("broker %d is down at beat %d: only a running broker can be cut off (isolate)", b, ev.At)
+			case ev.Kind == sim.EventIsolate && isolated[b]:
+				problem = fmt.Sprintf("broker %d is already cut off at beat %d (isolated at beat %d)", b, ev.At, since[b])
+			case ev.Kind == sim.EventHeal && !isolated[b]:
+				problem = fmt.Sprintf("broker %d is not cut off at beat %d: heal needs an isolated broker (a crash ends an isolation)", b, ev.At)
 			}
 			if problem != "" {
 				p.errorf(e.argNode, "%s", problem)
@@ -244,7 +251,11 @@ func (p *parser) replay(entries []*timelineEntry) {
 			}
 			switch ev.Kind {
 			case sim.EventCrash:
-				online[b], paused[b] = false, false // the engine's crash clears the broker's state
+				online[b], paused[b], isolated[b] = false, false, false // the engine's crash clears the broker's state
+			case sim.EventIsolate:
+				isolated[b] = true
+			case sim.EventHeal:
+				isolated[b] = false
 			case sim.EventRestart:
 				online[b] = true
 			case sim.EventPause:
