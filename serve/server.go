@@ -103,6 +103,10 @@ type Server struct {
 	fail    *failure    // the last build's problems; nil when it succeeded
 	clients map[*client]struct{}
 
+	// onEvent, set by tests before Run, hears every watcher event and
+	// whether it was kept to start a rebuild.
+	onEvent func(ev fsnotify.Event, kept bool)
+
 	retiring  sync.WaitGroup // removals of old generations
 	done      chan struct{}  // closed when streams must end
 	closeOnce sync.Once

@@ -65,12 +65,11 @@ func (s *Server) watch(ctx context.Context) {
 			if !ok {
 				return
 			}
-			if s.parentEvent(ev) {
+			if s.parentEvent(ev) || !relevant(ev) {
+				s.sawEvent(ev, false)
 				continue
 			}
-			if !relevant(ev) {
-				continue
-			}
+			s.sawEvent(ev, true)
 			if ev.Has(fsnotify.Create) {
 				// A new folder: watch it and everything already in it
 				// (files may have landed before the watch did; the
@@ -95,6 +94,14 @@ func (s *Server) watch(ctx context.Context) {
 			first = time.Time{}
 			s.Rebuild()
 		}
+	}
+}
+
+// sawEvent tells the test hook (Server.onEvent) what the watcher made of
+// an event: kept (it schedules a rebuild) or dropped.
+func (s *Server) sawEvent(ev fsnotify.Event, kept bool) {
+	if s.onEvent != nil {
+		s.onEvent(ev, kept)
 	}
 }
 
