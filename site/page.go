@@ -131,7 +131,10 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 		return pg, errs
 	}
 	if err := data.Decode(&node); err != nil {
-		line := 1 + yamlErrLine(err)
+		// YAML also counts a lone \r as a line break, and puts an
+		// "unexpected end" past the last line: keep the line inside the
+		// front matter, whose closing --- is the last it may name.
+		line := min(1+yamlErrLine(err), frontMatterEndLine(src))
 		errs = append(errs, sim.Error{File: file, Pos: sim.Pos{Line: line, Col: 1}, Msg: "front matter: " + yamlErrMsg(err)})
 		return pg, errs
 	}
@@ -194,6 +197,18 @@ func visibleText(s string) bool {
 		}
 	}
 	return false
+}
+
+// frontMatterEndLine is the file line of the --- that closes the front
+// matter (the last line of the file when none does).
+func frontMatterEndLine(src []byte) int {
+	lines := bytes.Split(src, []byte("\n"))
+	for i := 1; i < len(lines); i++ {
+		if string(bytes.TrimRight(lines[i], " \r")) == "---" {
+			return i + 1
+		}
+	}
+	return len(lines)
 }
 
 // hasFrontMatter reports whether src opens with a --- line that a later
