@@ -27,12 +27,20 @@ import (
 // for something to happen, it never measures how long it took.
 const deadline = 20 * time.Second
 
+// write puts text at path, making its folder.
 func write(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	// Written aside and renamed into place, as editors save, so that no
+	// rebuild reads the file truncated but not yet written (the watcher
+	// ignores *.tmp).
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
 }
