@@ -105,6 +105,7 @@ func TestInvariantBreachFailsTheBuild(t *testing.T) {
 func TestNoOSAccess(t *testing.T) {
 	allowed := map[string]bool{
 		"fmt":                               true,
+		"strings":                           true,
 		"github.com/kafkaflow/kflowgen/sim": true,
 		"github.com/kafkaflow/kflowgen/sim/scenario": true,
 		"github.com/kafkaflow/kflowgen/svganim":      true,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -154,14 +155,21 @@ func pageFigures(pc parser.Context) []*figureNode {
 	return f
 }
 
-// figureRenderer writes each figure's precomputed HTML.
+// figureRenderer writes each figure's precomputed HTML and, under it, a
+// link that opens the fence in the playground (playground.EditHref).
 type figureRenderer struct{}
 
 // RegisterFuncs implements renderer.NodeRenderer.
 func (figureRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindFigure, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering {
-			_, _ = w.Write(n.(*figureNode).HTML)
+			f := n.(*figureNode)
+			_, _ = w.Write(f.HTML)
+			if len(f.HTML) > 0 {
+				// Every figure opens its fence in the playground; the
+				// link works without scripts (it only names a page).
+				_, _ = w.WriteString(`<p class="kf-edit"><a href="` + playground.EditHref(f.Body) + `">Edit in the playground</a></p>`)
+			}
 			_ = w.WriteByte('\n')
 		}
 		return ast.WalkSkipChildren, nil

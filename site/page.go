@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -379,34 +380,13 @@ func Slug(p string) string {
 	return safeID(strings.TrimSuffix(p, path.Ext(p)), "page")
 }
 
-// safeID reduces s to [a-z0-9-]: lower case, every run of other characters
-// becomes one '-', no '-' at either end. An empty result becomes def.
-func safeID(s, def string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return def
-	}
-	return b.String()
-}
+// safeID reduces s to [a-z0-9-] (fence.SafeID).
+func safeID(s, def string) string { return fence.SafeID(s, def) }
 
-// FigureID is the DOM id of a figure: the page slug, "--", then the
-// scenario id, reduced to [a-z0-9-] (each part on its own, so the "--"
-// separator stays).
-func FigureID(slug, scenarioID string) string {
-	return safeID(slug, "page") + "--" + safeID(scenarioID, "figure")
-}
+// FigureID is the DOM id of a figure (fence.FigureID): the page slug,
+// "--", then the scenario id, reduced to [a-z0-9-] (each part on its own,
+// so the "--" separator stays).
+func FigureID(slug, scenarioID string) string { return fence.FigureID(slug, scenarioID) }
 
 // headings lists the level-2 headings of doc with their ids.
 func headings(doc ast.Node, src []byte) []Heading {

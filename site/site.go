@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/svganim"
 	"github.com/kafkaflow/kflowgen/templates"
@@ -156,6 +157,10 @@ func Generate(o Options) (*Site, error) {
 			errs = append(errs, sim.Error{File: file, Msg: `page name "index" is taken by the home page; rename the file`})
 			continue
 		}
+		if pg.Slug == playground.PageSlug {
+			errs = append(errs, sim.Error{File: file, Msg: `page name "playground" is taken by the playground page every site has; rename the file`})
+			continue
+		}
 		if other, dup := slugs[pg.Slug]; dup {
 			errs = append(errs, sim.Error{File: file, Msg: fmt.Sprintf("page %q would be written to %s.html, like %q; rename one", p, pg.Slug, other)})
 			continue
@@ -219,7 +224,8 @@ func Generate(o Options) (*Site, error) {
 			return nil, err
 		}
 		d := layoutData{SiteTitle: siteTitle, Title: pg.Title, Summary: pg.Summary, Content: body,
-			Headings: pg.Headings, HasFigures: len(pg.figures) > 0, Assets: AssetDir + "/", Home: "index.html"}
+			Headings: pg.Headings, HasFigures: len(pg.figures) > 0, Assets: AssetDir + "/", Home: "index.html",
+			PlaygroundHref: playground.PageFile}
 		d.Nav = navItems(pages, i)
 		if i > 0 {
 			d.Prev = &d.Nav[i-1]
@@ -235,7 +241,7 @@ func Generate(o Options) (*Site, error) {
 	}
 
 	hd := layoutData{SiteTitle: siteTitle, Title: siteTitle, Assets: AssetDir + "/", Home: "index.html",
-		Nav: navItems(pages, -1)}
+		Nav: navItems(pages, -1), PlaygroundHref: playground.PageFile}
 	if home != nil {
 		body, err := renderBody(md, home)
 		if err != nil {
@@ -251,6 +257,25 @@ func Generate(o Options) (*Site, error) {
 		return nil, fmt.Errorf("templates: index.html: %w", err)
 	}
 	s.Files = append(s.Files, File{Path: "index.html", Data: buf.Bytes()})
+
+	// The playground: one page running fences with the engine compiled
+	// to WebAssembly (package playground), in every site.
+	reference := ""
+	if slugs["reference"] != "" {
+		reference = "reference.html"
+	}
+	pd := layoutData{SiteTitle: siteTitle, Title: "Playground",
+		Summary: "Edit a scenario and run it in the browser with the engine the guide is built with.",
+		Content: playground.Content(playground.Sample, reference), HasFigures: true, Playground: true,
+		Assets: AssetDir + "/", Home: "index.html", Nav: navItems(pages, -1), PlaygroundHref: playground.PageFile}
+	var pbuf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&pbuf, "layout.html", pd); err != nil {
+		return nil, fmt.Errorf("templates: layout.html: %w", err)
+	}
+	s.Files = append(s.Files, File{Path: playground.PageFile, Data: pbuf.Bytes()})
+	for _, a := range playground.Assets() {
+		s.Files = append(s.Files, File{Path: AssetDir + "/" + a.Name, Data: a.Data})
+	}
 
 	assets, err := readAssets(tfs)
 	if err != nil {
@@ -285,8 +310,12 @@ type layoutData struct {
 	// HasFigures says whether the page needs stepper.js.
 	HasFigures bool
 	// Assets is the relative path prefix of the shared assets ("assets/");
-	// Home the relative link to the index.
-	Assets, Home string
+	// Home the relative link to the index; PlaygroundHref the relative
+	// link to the playground page.
+	Assets, Home, PlaygroundHref string
+	// Playground says the page is the playground, which loads its
+	// scripts (playground.Assets) and no other page does.
+	Playground bool
 }
 
 // NavItem is one page in the site's table of contents.

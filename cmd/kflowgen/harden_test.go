@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/playground"
 )
 
 // brokenPages are pages with mistakes of every kind, several to a page and
@@ -237,8 +238,23 @@ func TestBuildSameBytesAnyProcs(t *testing.T) {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		needles = append(needles, r)
 	}
+	// Go's wasm_exec.js (copied verbatim) is JavaScript that names NaN,
+	// and kflow-wasm.js is base64, where any three letters turn up: the
+	// signs of a misprinted value mean nothing in them. The module inside
+	// kflow-wasm.js is searched for this machine's paths instead.
+	vendored := map[string]bool{"assets/wasm_exec.js": true, "assets/kflow-wasm.js": true}
+	wasm, err := playground.Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for p, b := range one {
+		if p == "assets/kflow-wasm.js" {
+			b = wasm
+		}
 		for _, n := range needles {
+			if vendored[p] && (n == "%!" || n == "NaN" || n == "+Inf") {
+				continue
+			}
 			if bytes.Contains(b, []byte(n)) {
 				t.Errorf("%s holds %q", p, n)
 			}

@@ -1,0 +1,70 @@
+package fence
+
+import (
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// Play is the playground's path from fence text to figure (the
+// WebAssembly module in playground/wasm calls it on every Run): Parse,
+// Run and Draw with the DOM id a page with the given slug gives the
+// figure (FigureID), so for a fence that builds cleanly the markup is
+// byte for byte the build's. Unlike a build, a fence whose only problems
+// are expect: entries the trace contradicts is still drawn — a reader who
+// turns acks from all to 1 should see the loss that the claim now
+// misses — and those entries come back in Errors beside the markup. Parse
+// errors and internal errors leave HTML nil. Positions are relative to
+// the text. Play never panics.
+func Play(body []byte, slug string) *Result {
+	r := Parse(body).Run()
+	o := Options{ID: func(id string) string { return FigureID(slug, id) }}
+	if r.Trace == nil || hasInternal(r.Errors) {
+		return r
+	}
+	errs := r.Errors
+	r.Errors = nil
+	r.Draw(o)
+	r.Errors = append(errs, r.Errors...)
+	return r
+}
+
+// hasInternal says whether errs holds an InternalError.
+func hasInternal(errs []sim.Error) bool {
+	for _, e := range errs {
+		if strings.HasPrefix(e.Msg, InternalError) {
+			return true
+		}
+	}
+	return false
+}
+
+// FigureID is the DOM id of a figure: the page slug, "--", then the
+// scenario id, each reduced to [a-z0-9-] on its own (SafeID; "page" and
+// "figure" when nothing is left), so the "--" separator stays.
+func FigureID(slug, scenarioID string) string {
+	return SafeID(slug, "page") + "--" + SafeID(scenarioID, "figure")
+}
+
+// SafeID reduces s to [a-z0-9-]: lower case, every run of other
+// characters becomes one '-', no '-' at either end. An empty result
+// becomes def.
+func SafeID(s, def string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return def
+	}
+	return b.String()
+}

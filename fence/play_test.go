@@ -1,0 +1,95 @@
+package fence_test
+
+import (
+	"bytes"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/site"
+)
+
+// TestPlayIsTheBuild: for every fence of the guide, Play (what the
+// playground's WebAssembly runs) gives the markup the build wrote for
+// that figure, byte for byte, and no errors. The browser test in package
+// playground checks the same through the real module in Chromium.
+func TestPlayIsTheBuild(t *testing.T) {
+	s, err := site.Generate(site.Options{Content: content.FS, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := map[string][]byte{}
+	for _, f := range s.Figures {
+		built[f.ID] = f.Run.HTML
+	}
+	n := 0
+	err = fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		src, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			return err
+		}
+		for _, f := range site.FindFences(src) {
+			r := fence.Play(f.Body, site.Slug(p))
+			if len(r.Errors) > 0 || r.Scenario == nil {
+				t.Errorf("%s:%d: %v", p, f.Line, r.Errors)
+				continue
+			}
+			id := site.FigureID(site.Slug(p), r.Scenario.ID)
+			if want, ok := built[id]; !ok || !bytes.Equal(r.HTML, want) || len(want) == 0 {
+				t.Errorf("%s:%d: Play drew %d bytes for %s, the build %d (found: %v)", p, f.Line, len(r.HTML), id, len(want), ok)
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(s.Figures) || n < 20 {
+		t.Errorf("compared %d fences, the guide has %d figures", n, len(s.Figures))
+	}
+}
+
+// TestPlayDrawsAContradictedClaim: a fence whose only problems are
+// expect: entries the trace contradicts is still drawn, with the entries
+// positioned in the text; the build (Figure) draws nothing for it.
+func TestPlayDrawsAContradictedClaim(t *testing.T) {
+	body := []byte(strings.Replace(pair, "outcome: L", "outcome: acked", 1))
+	r := fence.Play(body, "playground")
+	if len(r.Errors) != 1 || !strings.HasPrefix(r.Errors[0].Error(), "8:26: expected outcome acked") {
+		t.Fatalf("errors %v", r.Errors)
+	}
+	if !bytes.Contains(r.HTML, []byte(`id="playground--pair"`)) {
+		t.Errorf("no figure drawn: %.80q", r.HTML)
+	}
+	if b := fence.Figure(body, fence.Options{}); b.HTML != nil {
+		t.Errorf("the build drew a figure whose claim fails")
+	}
+}
+
+// TestPlayParseError: a fence that does not parse gives its positioned
+// errors and no markup.
+func TestPlayParseError(t *testing.T) {
+	r := fence.Play([]byte("id: x\nbrokers: many\n"), "playground")
+	if len(r.Errors) != 1 || !strings.HasPrefix(r.Errors[0].Error(), "2:10: ") || r.HTML != nil {
+		t.Errorf("errors %v, %d bytes", r.Errors, len(r.HTML))
+	}
+}
+
+// TestFigureID: the DOM id reduces each part on its own and keeps "--".
+func TestFigureID(t *testing.T) {
+	for _, c := range [][3]string{
+		{"acks", "acks-one-loss", "acks--acks-one-loss"},
+		{"Ops/Acks & ISR", "  Try It!", "ops-acks-isr--try-it"},
+		{"", "", "page--figure"},
+	} {
+		if got := fence.FigureID(c[0], c[1]); got != c[2] {
+			t.Errorf("FigureID(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}

@@ -1,0 +1,228 @@
+package playground_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/internal/browsertest"
+	"github.com/kafkaflow/kflowgen/playground"
+	"github.com/kafkaflow/kflowgen/site"
+)
+
+var shots = flag.String("shots", "", "folder to save screenshots of the playground in (light and dark, 1280 and 390 px)")
+
+// builtGuide builds the guide into a temporary folder and returns the
+// site and the folder.
+func builtGuide(t testing.TB) (*site.Site, string) {
+	out := filepath.Join(t.TempDir(), "site")
+	s, err := site.Build(site.Options{Content: content.FS, ContentName: "content"}, out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, out
+}
+
+// eval runs expr (awaiting a promise) with a timeout that is a hang's, not
+// a budget: a healthy step takes a fraction of it on a loaded machine.
+func eval[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("%.120s: %v", expr, err)
+	}
+	return v
+}
+
+func open(t testing.TB, ctx context.Context, url string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](t, ctx, `kfReady.then(() => true)`)
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestBrowserSameBytes runs the real module in Chromium, from the built
+// site opened as files, on every fence of the guide with its page's slug,
+// and wants the build's markup for that figure byte for byte.
+func TestBrowserSameBytes(t *testing.T) {
+	browsertest.Chromium(t)
+	s, out := builtGuide(t)
+	built := map[string][]byte{}
+	for _, f := range s.Figures {
+		built[f.ID] = f.Run.HTML
+	}
+	bodies, slugs := guideFences(t)
+	ctx := browsertest.Start(t, 1280, 900)
+	open(t, ctx, "file://"+filepath.ToSlash(filepath.Join(out, playground.PageFile)))
+	n := 0
+	for i, b := range bodies {
+		got := eval[struct {
+			HTML   string
+			Errors []struct{ Line, Col int }
+		}](t, ctx, `JSON.parse(kflowFigure(`+jsString(string(b))+`, `+jsString(slugs[i])+`))`)
+		p := fence.Parse(b)
+		if p.Scenario == nil {
+			t.Fatalf("%s fence %d does not parse", slugs[i], i)
+		}
+		id := site.FigureID(slugs[i], p.Scenario.ID)
+		want := built[id]
+		if len(got.Errors) > 0 || len(want) == 0 || got.HTML != string(want) {
+			t.Errorf("%s: the playground drew %d bytes (errors %v), the build %d; first difference at byte %d",
+				id, len(got.HTML), got.Errors, len(want), firstDiff(got.HTML, string(want)))
+		}
+		n++
+	}
+	if n != len(s.Figures) {
+		t.Errorf("compared %d figures of %d", n, len(s.Figures))
+	}
+}
+
+func firstDiff(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestBrowserPlayground drives the page as a reader does: the Edit link
+// under the Acks page's first figure opens the playground holding that
+// fence and runs it (acked records lost: "record 2 L:"); with acks turned
+// from 1 to all and Run pressed, the figure no longer loses record 2 and
+// the claims that it does are listed, positioned as the engine positions
+// them; the address bar then carries the edited text, which a fresh tab
+// restores; and a broken fence shows its positioned error and no figure.
+func TestBrowserPlayground(t *testing.T) {
+	browsertest.Chromium(t)
+	_, out := builtGuide(t)
+	ctx := browsertest.Start(t, 1280, 900)
+	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	if err := chromedp.Do(tctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "acks.html")))); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	src, err := os.ReadFile("../content/acks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(site.FindFences(src)[0].Body)
+	href := eval[string](t, ctx, `document.querySelector('figure.kflow + .kf-edit a').href`)
+	open(t, ctx, href)
+	const story = `new Promise(ok => { const w = () => { const s = document.querySelector('#pg-figure .kf-story'); s ? ok(s.textContent) : setTimeout(w, 20); }; w(); })`
+	if got := eval[string](t, ctx, `document.getElementById('pg-text').value`); got != body {
+		t.Fatalf("the Edit link opened the playground holding %q, want the fence %q", got, body)
+	}
+	if s := eval[string](t, ctx, story); !strings.Contains(s, "record 2 L:") {
+		t.Errorf("the acks=1 fence, run from its link, does not lose record 2: %.300s", s)
+	}
+
+	edited := strings.Replace(body, "producer: {acks: 1,", "producer: {acks: all,", 1)
+	if edited == body {
+		t.Fatal("the Acks page's first fence no longer says acks: 1")
+	}
+	want := fence.Play([]byte(edited), playground.PageSlug)
+	if len(want.Errors) == 0 || want.HTML == nil {
+		t.Fatalf("acks=all should contradict the page's claims: %v", want.Errors)
+	}
+	got := eval[[]string](t, ctx, `(async () => {
+		document.getElementById('pg-figure').replaceChildren();
+		document.getElementById('pg-text').value = `+jsString(edited)+`;
+		document.getElementById('pg-run').click();
+		await kfLast;
+		const s = await `+story+`;
+		return [s, ...[...document.querySelectorAll('#pg-errors li')].map(li => li.textContent)];
+	})()`)
+	if strings.Contains(got[0], "record 2 L:") {
+		t.Errorf("with acks=all record 2 is still lost: %.300s", got[0])
+	}
+	var wantList []string
+	for _, e := range want.Errors {
+		wantList = append(wantList, e.Error())
+	}
+	if !slices.Equal(got[1:], wantList) {
+		t.Errorf("problems shown %q, want %q", got[1:], wantList)
+	}
+	// The Run wrote the fence into the address: a fresh tab restores it.
+	link := eval[string](t, ctx, `location.href`)
+	frag, _ := strings.CutPrefix(link[strings.Index(link, "#"):], "#f=")
+	if dec, err := playground.DecodeFragment(frag); err != nil || string(dec) != edited {
+		t.Errorf("the address after Run holds %q (%v), want the edited fence", dec, err)
+	}
+	fresh := browsertest.Start(t, 1280, 900)
+	open(t, fresh, link)
+	if v := eval[string](t, fresh, `document.getElementById('pg-text').value`); v != edited {
+		t.Errorf("the link opened in a fresh browser holds %q, want the edited fence", v)
+	}
+
+	broken := "id: x\nbrokers: many\n"
+	bad := fence.Play([]byte(broken), playground.PageSlug)
+	got = eval[[]string](t, ctx, `(async () => {
+		document.getElementById('pg-text').value = `+jsString(broken)+`;
+		await kfRun();
+		return [document.getElementById('pg-figure').innerHTML, ...[...document.querySelectorAll('#pg-errors li')].map(li => li.textContent)];
+	})()`)
+	if len(bad.Errors) != 1 || len(got) != 2 || got[0] != "" || got[1] != bad.Errors[0].Error() || !strings.HasPrefix(got[1], "2:10: ") {
+		t.Errorf("broken fence: shown %q, the engine says %v", got, bad.Errors)
+	}
+	// Its position button puts the cursor on line 2, column 10.
+	if at := eval[int](t, ctx, `(document.querySelector('#pg-errors .pg-at').click(), document.getElementById('pg-text').selectionStart)`); at != len("id: x\nbrokers: ") {
+		t.Errorf("the error's position button put the cursor at %d", at)
+	}
+}
+
+// TestBrowserShots saves the playground, with the sample run, at desktop
+// and phone widths in the light and dark schemes, for a person to look
+// at: go test ./playground -run Shots -shots DIR.
+func TestBrowserShots(t *testing.T) {
+	if *shots == "" {
+		t.Skip("saves screenshots only with -shots DIR")
+	}
+	_, out := builtGuide(t)
+	for _, w := range []int64{1280, 390} {
+		for _, schemeName := range []string{"light", "dark"} {
+			ctx := browsertest.Start(t, int(w), 900)
+			scheme := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: schemeName}}})
+				return err
+			})
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), scheme); err != nil {
+				t.Fatal(err)
+			}
+			open(t, ctx, "file://"+filepath.ToSlash(filepath.Join(out, playground.PageFile)))
+			eval[bool](t, ctx, `(async () => { document.getElementById('pg-text').value = document.getElementById('pg-text').value.replace('at: 5, partition: 0, leader: 2', 'at: 5, partition: 0, leader: 3'); await kfRun(); return true; })()`)
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Join(*shots, "playground-"+itoa(int(w))+"-"+schemeName+".png")
+			if err := os.WriteFile(name, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

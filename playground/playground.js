@@ -1,0 +1,86 @@
+// Kafka Flow playground: runs the fence in #pg-text with the build's own
+// parser, engine and renderer (kflow-wasm.js, started by Go's wasm_exec.js)
+// and shows the figure and the problems, positioned line:col as the build
+// prints them. The fence travels in the fragment: #f= base64url (no
+// padding) of its raw DEFLATE (package playground documents the form).
+(() => {
+const $ = s => document.getElementById(s);
+const text = $('pg-text'), run = $('pg-run'), status = $('pg-status'), list = $('pg-errors'), out = $('pg-figure');
+const MAX = 65536; // playground.MaxFenceBytes
+const pipe = async (bytes, stream) => new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+const unb64 = s => Uint8Array.from(atob(s), c => c.charCodeAt(0));
+const b64 = u => { let s = ''; for (let i = 0; i < u.length; i += 32768) s += String.fromCharCode(...u.subarray(i, i + 32768)); return btoa(s); };
+async function decode(f) {
+  const t = await pipe(unb64(f.replace(/-/g, '+').replace(/_/g, '/')), new DecompressionStream('deflate-raw'));
+  if (t.length > MAX) throw Error('the fence in the link is longer than ' + MAX + ' bytes');
+  return new TextDecoder().decode(t);
+}
+const encode = async t => b64(await pipe(new TextEncoder().encode(t), new CompressionStream('deflate-raw'))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+// The stepper wires every figure.kflow when it runs: run it again for a new figure.
+const stepperSrc = document.querySelector('script[src$="stepper.js"]').src;
+const step = () => new Promise(ok => { const s = document.createElement('script'); s.src = stepperSrc; s.onload = s.onerror = () => { s.remove(); ok(); }; document.body.append(s); });
+const frame = () => new Promise(ok => requestAnimationFrame(() => setTimeout(ok)));
+
+// Select line:col (col counts characters, as the parser does) in the editor.
+function place(line, col) {
+  const lines = text.value.split('\n');
+  let at = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+  at += [...(lines[line - 1] || '')].slice(0, col - 1).join('').length;
+  text.focus();
+  text.setSelectionRange(at, at);
+}
+function show(errors) {
+  list.replaceChildren(...errors.map(e => {
+    const li = document.createElement('li'), b = document.createElement('button');
+    b.type = 'button'; b.className = 'pg-at'; b.textContent = e.line + ':' + e.col;
+    b.onclick = () => place(e.line, e.col);
+    li.append(b, ': ' + e.msg);
+    return li;
+  }));
+}
+
+// kfRun runs the editor's text and resolves once the figure's first frame
+// is drawn, with the module's answer {html, errors}.
+async function kfRun() {
+  await ready;
+  const r = JSON.parse(kflowFigure(text.value, 'playground'));
+  show(r.errors);
+  out.replaceChildren();
+  if (r.html) {
+    out.innerHTML = r.html;
+    await step();
+  }
+  const n = r.errors.length;
+  status.textContent = (r.html ? 'Drawn' : 'Not drawn') + (n ? '; ' + n + (n == 1 ? ' problem' : ' problems') + ' below' : '; every expect: entry holds');
+  await frame();
+  history.replaceState(null, '', '#f=' + await encode(text.value));
+  return r;
+}
+self.kfRun = kfRun;
+
+const ready = (async () => {
+  const go = new Go(), wasm = await pipe(unb64(self.kfWasm), new DecompressionStream('gzip'));
+  const { instance } = await WebAssembly.instantiate(wasm, go.importObject);
+  go.run(instance);
+})();
+self.kfReady = ready;
+
+async function fromHash() {
+  const m = /^#f=([A-Za-z0-9_-]*)$/.exec(location.hash);
+  if (!m) return false;
+  try { text.value = await decode(m[1]); return true; } catch (e) { status.textContent = 'This link holds no readable scenario (' + e.message + ')'; return false; }
+}
+// kfLast is the latest run, for tests that press the button.
+const start = () => self.kfLast = kfRun();
+run.onclick = start;
+text.addEventListener('keydown', e => { if (e.key == 'Enter' && (e.ctrlKey || e.metaKey)) e.preventDefault(), start(); });
+(async () => {
+  const linked = await fromHash();
+  try { await ready; } catch (e) { status.textContent = 'The engine did not start: ' + e.message; return; }
+  run.disabled = false;
+  status.textContent = 'Ready: press Run (or Ctrl+Enter)';
+  if (linked) start();
+})();
+addEventListener('hashchange', async () => { if (await fromHash()) start(); });
+})();
