@@ -98,11 +98,11 @@ type Asset struct {
 }
 
 // Assets returns the files the playground page loads, in the order it
-// loads them: Go's wasm_exec.js, kflow-wasm.js (the module, see the
+// loads them: Go's wasm_exec.js (as wasm-exec.js), kflow-wasm.js (the module, see the
 // package comment), playground.js, and playground.css.
 func Assets() []Asset {
 	return []Asset{
-		{"wasm_exec.js", wasmExecJS},
+		{"wasm-exec.js", wasmExecJS},
 		{"kflow-wasm.js", wasmJS()},
 		{"playground.js", playgroundJS},
 		{"playground.css", playgroundCSS},

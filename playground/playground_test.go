@@ -46,7 +46,7 @@ func TestEmbeddedModuleIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := playground.Assets()[0]; a.Name != "wasm_exec.js" || !bytes.Equal(a.Data, exec) {
+	if a := playground.Assets()[0]; a.Name != "wasm-exec.js" || !bytes.Equal(a.Data, exec) {
 		t.Errorf("playground/wasm_exec.js is not this toolchain's $(go env GOROOT)/lib/wasm/wasm_exec.js: run `%s` from the module root", wasmbuild.Command)
 	}
 }

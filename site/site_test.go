@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
 )
 
@@ -100,6 +101,14 @@ func checkLinks(t *testing.T, s *Site) {
 			data := s.File(target)
 			if data == nil {
 				t.Errorf("%s: link %q points to no file of the site", f.Path, link)
+				continue
+			}
+			// The playground's fragment is not an id but a fence
+			// (playground.Fragment): it must read back as one.
+			if fence, ok := strings.CutPrefix(frag, "f="); ok && target == playground.PageFile {
+				if b, err := playground.DecodeFragment(fence); err != nil || len(b) == 0 {
+					t.Errorf("%s: link %q carries no fence: %v", f.Path, link, err)
+				}
 				continue
 			}
 			if frag != "" && !bytes.Contains(data, []byte(`id="`+frag+`"`)) {

@@ -242,7 +242,7 @@ func TestBuildSameBytesAnyProcs(t *testing.T) {
 	// and kflow-wasm.js is base64, where any three letters turn up: the
 	// signs of a misprinted value mean nothing in them. The module inside
 	// kflow-wasm.js is searched for this machine's paths instead.
-	vendored := map[string]bool{"assets/wasm_exec.js": true, "assets/kflow-wasm.js": true}
+	vendored := map[string]bool{"assets/wasm-exec.js": true, "assets/kflow-wasm.js": true}
 	wasm, err := playground.Wasm()
 	if err != nil {
 		t.Fatal(err)
