@@ -366,6 +366,18 @@ func (s *kindSpec[K, T]) optionalNames() []string {
 	return out
 }
 
+// Kinds returns every event kind, in the order of the reference page's
+// event table. Readers outside the
+// engine that keep a table per kind (the figures' headline order) test
+// theirs against it.
+func Kinds() []Kind {
+	out := make([]Kind, len(kindFields))
+	for i, s := range kindFields {
+		out[i] = s.kind
+	}
+	return out
+}
+
 // kindFields lists every kind in the order of the reference page's table,
 // with the fields it carries.
 var kindFields = []kindSpec[Kind, Event]{

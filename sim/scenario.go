@@ -65,6 +65,17 @@ type Scenario struct {
 	BrokerSessionTimeout int
 	// Expect holds build-time checks against the trace.
 	Expect []Expectation
+	// Notes are the author's own headlines for some beats (the fence's
+	// notes: list), in beat order, at most one per beat. They change
+	// nothing in the run; a figure shows a note's text as its beat's
+	// headline, the engine's sentence beneath it.
+	Notes []Note
+	// Poster is the beat the fence's poster: key names (HasPoster true):
+	// the figure shows it to readers without JavaScript and the stepper
+	// opens at it. Without the key (HasPoster false) the figure picks its
+	// most telling beat for the poster and opens at beat 0.
+	Poster    int
+	HasPoster bool
 	// Pos of the scenario's first key; used for errors about the whole
 	// scenario. IDPos is where the id's value is written (Pos when there is
 	// none), for errors about the id, such as two figures of a page sharing it.
@@ -213,6 +224,19 @@ type TimelineEvent struct {
 	Group, Member string
 	Pos           Pos
 }
+
+// Note is one entry of notes: at beat At, the figure's caption leads with
+// Text (one line, at most MaxNoteText characters) instead of the engine's
+// headline, which follows beneath it.
+type Note struct {
+	At   int
+	Text string
+	Pos  Pos
+}
+
+// MaxNoteText is the longest a note's text may be, in characters: one
+// headline line.
+const MaxNoteText = 120
 
 // Expectation is one entry of expect: a claim about the trace checked at
 // build time. Exactly one subject is set: a record's outcome (Record > 0),

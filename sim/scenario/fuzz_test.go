@@ -361,5 +361,12 @@ func canonical(sc *sim.Scenario) string {
 			fmt.Fprintf(&b, "  - {at: %d, partition: %d, %s: %s}\n", x.At, x.Partition, x.Field, want)
 		}
 	}
+	b.WriteString("notes:\n")
+	for _, n := range sc.Notes {
+		fmt.Fprintf(&b, "  - {at: %d, text: %s}\n", n.At, q(n.Text))
+	}
+	if sc.HasPoster {
+		fmt.Fprintf(&b, "poster: %d\n", sc.Poster)
+	}
 	return b.String()
 }

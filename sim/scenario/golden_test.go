@@ -47,6 +47,12 @@ func dump(sc *sim.Scenario) string {
 		fmt.Fprintf(&b, "expect %s at=%d record=%d partition=%d broker=%d group=%q offset=%d %s=%q\n",
 			pos(e.Pos), e.At, e.Record, e.Partition, e.Broker, e.Group, e.Offset, e.Field, e.Want)
 	}
+	for _, n := range sc.Notes {
+		fmt.Fprintf(&b, "note %s at=%d text=%q\n", pos(n.Pos), n.At, n.Text)
+	}
+	if sc.HasPoster {
+		fmt.Fprintf(&b, "poster %d\n", sc.Poster)
+	}
 	return b.String()
 }
 

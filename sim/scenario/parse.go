@@ -156,7 +156,7 @@ func (p *parser) clamp(pos sim.Pos) sim.Pos {
 // Top-level keys, in the order the reference page lists them.
 var topKeys = []string{
 	"id", "title", "seed", "brokers", "beats", "broker.session.timeout", "topic", "producer",
-	"consumer.groups", "share.groups", "timeline", "expect", "compare",
+	"consumer.groups", "share.groups", "timeline", "expect", "notes", "poster", "compare",
 }
 
 // root reads src into its root mapping, or returns nil after reporting why
@@ -232,6 +232,8 @@ func (p *parser) build(root *yaml.Node) *sim.Scenario {
 	p.shareGroups(f["share.groups"].val)
 	p.timeline(f["timeline"].val)
 	p.expect(f["expect"].val)
+	p.notes(f["notes"].val)
+	p.poster(f["poster"].val)
 	return sc
 }
 

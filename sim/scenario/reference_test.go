@@ -60,6 +60,11 @@ func TestReferenceListsEveryKey(t *testing.T) {
 			t.Errorf("reference.md shows no timeline entry with %q", k)
 		}
 	}
+	for _, k := range noteKeys {
+		if row := rows["The top level"]["notes"]; row == nil || !strings.Contains(row[3], k+": ") {
+			t.Errorf("reference.md's notes row does not show the note field %q", k)
+		}
+	}
 	for _, k := range expectKeys {
 		if !strings.Contains(page, "`"+k+"`") {
 			t.Errorf("reference.md does not mention expect key %q", k)
