@@ -177,7 +177,13 @@ func (r *Result) Draw(o Options) {
 	if o.ID != nil {
 		id = o.ID(id)
 	}
-	so := svganim.Options{ID: id}
+	// The fence's poster: chooses both the no-JS picture and where the
+	// stepper opens; without it the renderer picks the most telling beat
+	// for the picture and the stepper opens at the start.
+	so := svganim.Options{ID: id, Notes: r.Scenario.Notes}
+	if r.Scenario.HasPoster {
+		so.Poster, so.PosterChosen, so.Open = r.Scenario.Poster, true, r.Scenario.Poster
+	}
 	var html []byte
 	var err error
 	if r.Compare == nil {

@@ -135,3 +135,31 @@ func TestNoOSAccess(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesAndPoster: a fence's notes lead their beats' captions, the
+// engine's headline beneath, and its poster: is both the no-JS picture
+// and the beat the stepper opens at — also when it is beat 0.
+func TestNotesAndPoster(t *testing.T) {
+	body := "id: noted\nproducer: {acks: 1, records: 2}\ntimeline: [{at: 3, crash: 1}]\nbeats: 6\n" +
+		"notes:\n  - {at: 3, text: \"the leader dies <now>\"}\nposter: 3\n"
+	r := fence.Figure([]byte(body), fence.Options{})
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	html := string(r.HTML)
+	for _, want := range []string{`data-poster="3" data-open="3"`,
+		`<span class="kf-head">beat 3 — the leader dies &lt;now&gt;</span><span class="kf-under">record 1 acknowledged (acks=1), but L: the new leader&#39;s log does not hold it</span>`,
+		`<li><span class="kf-head">the leader dies &lt;now&gt;</span><span class="kf-under">record 1 acknowledged (acks=1), but L: the new leader&#39;s log does not hold it</span>`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("figure lacks %s", want)
+		}
+	}
+	r = fence.Figure([]byte(strings.Replace(body, "poster: 3", "poster: 0", 1)), fence.Options{})
+	if !bytes.Contains(r.HTML, []byte(`data-poster="0" data-open="0"`)) {
+		t.Errorf("poster: 0 is not kept: %.200s", r.HTML)
+	}
+	r = fence.Figure([]byte(strings.Replace(body, "poster: 3\n", "", 1)), fence.Options{})
+	if !bytes.Contains(r.HTML, []byte(`data-open="0"`)) || bytes.Contains(r.HTML, []byte(`data-poster="0"`)) {
+		t.Errorf("without poster: the figure should open at 0 with its most telling poster: %.200s", r.HTML)
+	}
+}

@@ -40,7 +40,8 @@ func TestBuildCompareFigure(t *testing.T) {
 		t.Fatalf("%d compare figures with id acks--acks-crash, want 1", n)
 	}
 	for _, want := range []string{`<p class="kf-ptitle">acks=1</p>`, `<p class="kf-ptitle">acks=all</p>`,
-		"acks=1 vs acks=all", "beat 5 — acks=1: broker 1 crashed", " /\nacks=all: broker 1 crashed"} {
+		"acks=1 vs acks=all", `<span class="kf-head">beat 5 — acks=1: record 2 L: acknowledged, but the new leader&#39;s log does not hold it`,
+		`<span class="kf-under">acks=all: broker 1 crashed`, `<span>acks=1: broker 1 crashed</span>`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("acks.html lacks %q", want)
 		}

@@ -143,8 +143,12 @@ func readFig(t testing.TB, ctx context.Context, id string) figState {
 
 // wantMarks is what the DOM must show at beat bi: each mark of the union
 // with the class, position, title and texts of that beat, exactly as the
-// full frame for that beat draws it.
-func wantMarks(u *union, bi int) []string {
+// full frame for that beat draws it, and kf-new on the marks that changed
+// since the beat before (union.changedAt).
+func wantMarks(u *union, bi int) []string { return wantMarksRinged(u, bi, u.changedAt(bi)) }
+
+// wantMarksRinged is wantMarks with hot marking the marks that carry kf-new.
+func wantMarksRinged(u *union, bi int, hot []bool) []string {
 	out := make([]string, len(u.marks))
 	for i := range u.marks {
 		m, here := u.at(bi, i)
@@ -156,7 +160,11 @@ func wantMarks(u *union, bi int) []string {
 		if m.shape != shLabel && m.shape != shTickUp && m.shape != shTickDown {
 			w = itoa(m.w)
 		}
-		out[i] = classOf(m, !here) + "|translate(" + itoa(m.x) + "," + itoa(m.y) + ")|" + w + "|" + m.title + "|" + strings.Join(texts, "|")
+		cls := classOf(m, !here)
+		if hot[i] {
+			cls += " kf-new"
+		}
+		out[i] = cls + "|translate(" + itoa(m.x) + "," + itoa(m.y) + ")|" + w + "|" + m.title + "|" + strings.Join(texts, "|")
 	}
 	return out
 }
@@ -211,7 +219,7 @@ func TestBrowserStepper(t *testing.T) {
 		if s.Scrub != itoa(beat) {
 			t.Errorf("%s: scrubber at %s, want %d", what, s.Scrub, beat)
 		}
-		if want := caption(&hand.Beats[beat]); s.Caption != want {
+		if want := beatCaption(&hand.Beats[beat], "", "").textContent("beat " + itoa(beat) + " — "); s.Caption != want {
 			t.Errorf("%s: caption %q, want %q", what, s.Caption, want)
 		}
 		want := wantMarks(u, beat)
@@ -228,7 +236,9 @@ func TestBrowserStepper(t *testing.T) {
 			}
 		}
 	}
-	check("poster", poster)
+	// With scripts on, a figure opens at the start of its story.
+	check("opened", 0)
+	_ = poster
 
 	// Buttons: every beat forward from the first, then back again, each
 	// compared mark by mark with the full frame of that beat.
@@ -246,7 +256,7 @@ func TestBrowserStepper(t *testing.T) {
 	check("last", last)
 
 	// The other figure did not move.
-	if s := readFig(t, ctx, "crowded"); s.Scrub != itoa(PosterBeat(second.t)) {
+	if s := readFig(t, ctx, "crowded"); s.Scrub != "0" {
 		t.Errorf("stepping one figure moved the other to %s", s.Scrub)
 	}
 
@@ -330,8 +340,8 @@ func TestBrowserNoAutoplay(t *testing.T) {
 	ctx, checkErrors := browser(t, 800, 600)
 	defer checkErrors()
 	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-controls`), chromedp.Sleep(1500*time.Millisecond))
-	if s := readFig(t, ctx, "hand"); s.Scrub != itoa(PosterBeat(acksOneLoss())) {
-		t.Errorf("figure moved by itself to beat %s", s.Scrub)
+	if s := readFig(t, ctx, "hand"); s.Scrub != "0" {
+		t.Errorf("figure moved by itself to beat %s (it opens at 0)", s.Scrub)
 	}
 }
 
@@ -566,5 +576,84 @@ func TestBrowserTween(t *testing.T) {
 			t.Errorf("a jump to the first beat slid %d marks", n)
 		}
 		checkErrors()
+	}
+}
+
+// TestBrowserSteadyHeight: stepping never moves the page under the
+// reader. At a desktop and a phone width, every guide figure is stepped
+// through every beat, and its box keeps one height (the caption area is as
+// tall as the tallest beat's caption, with its "n more" closed).
+func TestBrowserSteadyHeight(t *testing.T) {
+	var figs [][]byte
+	var ids []string
+	for _, nt := range guideTraces(t) {
+		id := safeID(nt.name)
+		figs = append(figs, mustFigure(t, nt.t, id))
+		ids = append(ids, id)
+	}
+	srv := testPage(t, figs...)
+	for _, width := range []int{1280, 390} {
+		ctx, checkErrors := browser(t, width, 900)
+		run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
+		// For each figure: its height at every beat, stepped with →.
+		got := eval[map[string][]float64](t, ctx, `(function(){var out={};
+			document.querySelectorAll('figure.kflow').forEach(function(f){
+				var hs=[], last=+f.dataset.last;
+				f.dispatchEvent(new KeyboardEvent('keydown',{key:'Home',bubbles:true}));
+				for(var b=0;b<=last;b++){
+					hs.push(f.getBoundingClientRect().height);
+					f.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowRight',bubbles:true}));
+				}
+				out[f.id]=hs;});
+			return out;})()`)
+		if len(got) != len(ids) {
+			t.Fatalf("%d px: measured %d figures, want %d", width, len(got), len(ids))
+		}
+		for _, id := range ids {
+			hs := got[id]
+			for b, h := range hs {
+				if h != hs[0] {
+					t.Errorf("%d px: %s is %.1f px tall at beat %d, %.1f px at beat 0", width, id, h, b, hs[0])
+					break
+				}
+			}
+		}
+		checkErrors()
+	}
+}
+
+// TestBrowserOpensAtStart: with scripts on, a figure opens at beat 0 (its
+// no-JS poster stays the most telling beat), or at the beat the author
+// chose (Options.Open), and play runs on from there.
+func TestBrowserOpensAtStart(t *testing.T) {
+	tr := acksOneLoss()
+	plain := mustFigure(t, tr, "plain")
+	chosen, err := Figure(tr, Options{ID: "chosen", Poster: 4, PosterChosen: true, Open: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(plain), `data-poster="`+itoa(PosterBeat(tr))+`" data-open="0"`) {
+		t.Errorf("plain figure: want the most telling poster and data-open 0")
+	}
+	srv := testPage(t, plain, chosen)
+	ctx, checkErrors := browser(t, 900, 800)
+	defer checkErrors()
+	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#chosen .kf-controls`))
+	if s := readFig(t, ctx, "plain"); s.Scrub != "0" || !strings.HasPrefix(s.Caption, "beat 0 — ") {
+		t.Errorf("plain figure opened at beat %s (%q), want 0", s.Scrub, s.Caption)
+	}
+	if s := readFig(t, ctx, "chosen"); s.Scrub != "4" || !strings.HasPrefix(s.Caption, "beat 4 — ") {
+		t.Errorf("figure with poster 4 opened at beat %s (%q), want 4", s.Scrub, s.Caption)
+	}
+	// Play, and wait (no fixed time) until it has moved on.
+	run(t, ctx, chromedp.Click(`#chosen [data-a=play]`))
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.querySelector('#chosen .kf-scrub').value !== '4'`)); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, chromedp.Click(`#chosen [data-a=play]`))
+	if s := readFig(t, ctx, "chosen"); s.Scrub == "0" || s.Scrub == "4" {
+		t.Errorf("play from beat 4 shows beat %s; want it to run on from 4", s.Scrub)
 	}
 }

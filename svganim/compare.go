@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
 )
@@ -17,9 +16,12 @@ import (
 // by its trace's title (side by side where the page is wide enough, one
 // under the other where it is not; templates/figure.css). The figure runs
 // to the longer trace's last beat; the shorter one stays on its last beat.
-// Each beat's caption tells both runs, "beat N — TITLE-A: events… /" and,
-// on a line of its own, "TITLE-B: events…". Options.Poster 0 picks the beat with the most events in both
-// runs together. The second panel has no beat counter of its own (the one
+// Each beat's caption tells both runs: the first run's headline leads,
+// "beat N — TITLE-A: headline", the second's follows beneath it (both
+// beneath the author's note, when the beat has one), and every other
+// event, after its run's title, is under "n more". Options.Poster 0
+// (unless PosterChosen) picks the beat with the most events in both runs
+// together. The second panel has no beat counter of its own (the one
 // in the first and the controls show the beat). Errors are Figure's, for
 // either trace.
 func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
@@ -33,16 +35,17 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	}
 	last := max(len(a.Beats), len(b.Beats)) - 1
 	poster := o.Poster
-	if poster == 0 {
+	if poster == 0 && !o.PosterChosen {
 		poster = comparePoster(a, b)
 	}
-	if poster < 0 || poster > last {
-		return nil, fmt.Errorf("poster beat %d is outside the trace (beats 0 to %d)", poster, last)
+	if err := checkBeats(poster, o.Open, o.Notes, last); err != nil {
+		return nil, err
 	}
 	names := [2]string{panelName(a), panelName(b)}
-	d := figData{ID: o.ID, Title: names[0] + " vs " + names[1], Last: last, Poster: poster}
+	d := figData{ID: o.ID, Title: names[0] + " vs " + names[1], Last: last, Poster: poster, Open: o.Open}
+	notes := notesByBeat(o.Notes)
 	for bi := 0; bi <= last; bi++ {
-		d.Story = append(d.Story, storyItem(bi, compareCaption(bi, names, a, b)))
+		d.Story = append(d.Story, compareCaptionParts(bi, names, a, b, notes[bi]).html(""))
 	}
 	var view bytes.Buffer
 	view.WriteString(`<div class="kf-pair">`)
@@ -60,6 +63,9 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 		}
 		at := min(poster, len(t.Beats)-1)
 		ms, gone := u.beat(at)
+		if at == poster { // a run that ended earlier changes nothing more
+			markChanged(ms, u.changedAt(at))
+		}
 		// A panel grows with its picture's width, so that side by side
 		// both are drawn at the same scale; stacked, it takes the share
 		// of the width its picture has of the wider one (--kf-pw), for
@@ -83,7 +89,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	view.WriteString(`</div>`)
 	d.SVG = template.HTML(view.String())
 	d.Tracks = template.JS(figureJSON(titles, tracks))
-	d.Caption = compareCaption(poster, names, a, b)
+	d.Caption = compareCaptionParts(poster, names, a, b, notes[poster]).html("beat " + itoa(poster) + " — ")
 	var out bytes.Buffer
 	if err := figureTmpl.Execute(&out, d); err != nil {
 		return nil, fmt.Errorf("figure %s: %w", o.ID, err)
@@ -130,22 +136,6 @@ func comparePoster(a, b *sim.Trace) int {
 		}
 	}
 	return best
-}
-
-// compareCaption narrates beat bi of both runs, each after its name.
-func compareCaption(bi int, names [2]string, a, b *sim.Trace) string {
-	parts := make([]string, 2)
-	for i, t := range []*sim.Trace{a, b} {
-		switch {
-		case bi >= len(t.Beats):
-			parts[i] = names[i] + ": ended at beat " + itoa(len(t.Beats)-1)
-		case len(t.Beats[bi].Events) == 0:
-			parts[i] = names[i] + ": no events"
-		default:
-			parts[i] = names[i] + ": " + strings.Join(t.Beats[bi].Texts(), "; ")
-		}
-	}
-	return "beat " + itoa(bi) + " — " + parts[0] + " /\n" + parts[1]
 }
 
 // drop removes the mark with the given id from every beat of u, if present.

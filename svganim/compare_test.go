@@ -88,17 +88,18 @@ func TestCompareMarkup(t *testing.T) {
 	if !strings.Contains(html, `data-last="`+itoa(last)+`"`) {
 		t.Errorf("figure does not run to the longer run's last beat %d", last)
 	}
-	items := regexp.MustCompile(`<li>([^<]*)</li>`).FindAllStringSubmatch(html, -1)
+	// Each storyboard item leads with the first run's headline and has
+	// the second run's beneath it.
+	items := regexp.MustCompile(`<li><span class="kf-head">([^<]*)</span><span class="kf-under">([^<]*)</span>`).FindAllStringSubmatch(html, -1)
 	if len(items) != last+1 {
 		t.Fatalf("storyboard has %d beats, want %d", len(items), last+1)
 	}
 	for bi, it := range items {
-		text := it[1]
-		if !strings.HasPrefix(text, "group: ") || !strings.Contains(text, " /\nshare: ") {
-			t.Errorf("beat %d caption %q does not tell both runs", bi, text)
+		if !strings.HasPrefix(it[1], "group: ") || !strings.HasPrefix(it[2], "share: ") {
+			t.Errorf("beat %d caption %q / %q does not tell both runs", bi, it[1], it[2])
 		}
-		if bi >= len(a.Beats) && !strings.Contains(text, "group: ended at beat "+itoa(len(a.Beats)-1)) {
-			t.Errorf("beat %d caption %q does not say the first run ended", bi, text)
+		if bi >= len(a.Beats) && it[1] != "group: ended at beat "+itoa(len(a.Beats)-1) {
+			t.Errorf("beat %d caption %q does not say the first run ended", bi, it[1])
 		}
 	}
 	svgs := svgRE.FindAllString(html, -1)
@@ -177,10 +178,14 @@ func TestBrowserCompare(t *testing.T) {
 		if want := itoa(beat) + " / " + itoa(last); s.At != want {
 			t.Fatalf("counter %q, want %q", s.At, want)
 		}
-		if want := compareCaption(beat, [2]string{"group", "share"}, a, b); s.Caption != want {
+		if want := compareCaptionParts(beat, [2]string{"group", "share"}, a, b, "").textContent("beat " + itoa(beat) + " — "); s.Caption != want {
 			t.Errorf("beat %d: caption %q, want %q", beat, s.Caption, want)
 		}
-		want := append(wantMarks(ua, min(beat, len(a.Beats)-1)), wantMarks(ub, beat)...)
+		wa := wantMarks(ua, beat)
+		if beat >= len(a.Beats) { // the shorter run holds its last beat, unringed
+			wa = wantMarksRinged(ua, len(a.Beats)-1, make([]bool, len(ua.marks)))
+		}
+		want := append(wa, wantMarks(ub, beat)...)
 		if len(s.Marks) != len(want) {
 			t.Fatalf("beat %d: %d marks, want %d", beat, len(s.Marks), len(want))
 		}

@@ -46,7 +46,8 @@
 //
 // Frame returns one beat as a standalone SVG document, every mark with its
 // <title>. Figure returns the whole <figure> for a page: the picture, key
-// legend, an aria-live caption, the storyboard for readers without
+// legend, an aria-live caption that leads with one headline per beat
+// (headline.go), the storyboard for readers without
 // JavaScript, and a JSON script the stepper reads; it needs
 // templates/figure.css, kf-words.js (WordsJS) and stepper.js (StepperJS) on
 // the page.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"regexp"
-	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
 )
@@ -17,11 +16,24 @@ type Options struct {
 	// example "acks--acks-one-loss" (page slug, two dashes, scenario id).
 	ID string
 	// Poster is the beat shown before any script runs, and to readers
-	// without JavaScript. 0 picks the beat with the most events (the
-	// latest of equals): the turn of the story, where a crash, an
-	// election or a verdict meet, rather than a quiet final state that no
-	// longer shows what happened; the storyboard below tells the rest.
+	// without JavaScript. 0 (unless PosterChosen) picks the beat with the
+	// most events (the latest of equals): the turn of the story, where a
+	// crash, an election or a verdict meet, rather than a quiet final
+	// state that no longer shows what happened; the storyboard below
+	// tells the rest.
 	Poster int
+	// PosterChosen says Poster is the author's choice even when it is 0
+	// (the fence's poster: 0).
+	PosterChosen bool
+	// Open is the beat the stepper opens at, with scripts on: 0, the
+	// start of the story, unless the author chose a beat (the fence's
+	// poster:). Play runs from it.
+	Open int
+	// Notes are the author's headlines for some beats (the fence's
+	// notes:): a note's text leads its beat's caption, the engine's
+	// headline beneath it. A note for a beat outside the trace is an
+	// error.
+	Notes []sim.Note
 }
 
 var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -32,19 +44,25 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // plus a JSON script holding the marks' titles and tracks, each mark's
 // changes beat by beat, which stepper.js (StepperJS) applies (see patch.go;
 // it weighs a fraction of one full SVG per beat and draws the same
-// pictures); a key legend whose buttons isolate one key; a caption with
-// aria-live="polite" narrating the shown beat's events in the engine's
-// canonical wording (sim.Event.String); and the whole storyboard as an
-// ordered list of beat captions (numbered by beat) inside <details>, for
-// readers without JavaScript and for print. The stepper adds the controls (first, back,
-// play/pause, forward, last, a beat scrubber, a speed select, a beat
-// counter and a link button), which do nothing without it, and restores
-// each mark's title (words.go) when it is hovered or focused. The page
-// must load stepper.js (StepperJS) and templates/figure.css, with
-// kf-words.js (WordsJS, written by the site) beside stepper.js. Every user string (title, keys,
-// group and member names, event texts) is escaped. The error reports an
-// invalid Options.ID, an empty or misnumbered trace, or a poster beat
-// outside it.
+// pictures), with the marks that changed since the beat before ringed
+// (class kf-new, union.changedAt); a key legend whose buttons isolate one
+// key; a caption area (aria-live="polite") with the shown beat's caption
+// — one headline (the author's note for the beat, else the sentence of
+// its most important event by the order of headline.go, cut to
+// MaxHeadline), the lines beneath it, and the other events' sentences
+// (sim.Event.String) under an "n more" <details>; and the whole
+// storyboard as an ordered list of those captions (numbered by beat)
+// inside <details>, for readers without JavaScript and for print. The
+// stepper adds the controls (first, back, play/pause, forward, last, a
+// beat scrubber, a speed select, a beat counter and a link button), which
+// do nothing without it, opens the figure at Options.Open, keeps the
+// caption area at one height and restores each mark's title (words.go)
+// when it is hovered or focused. The page must load stepper.js
+// (StepperJS) and templates/figure.css, with kf-words.js (WordsJS,
+// written by the site) beside stepper.js. Every user string (title, keys,
+// group and member names, notes, event texts) is escaped. The error
+// reports an invalid Options.ID, an empty or misnumbered trace, or a
+// poster, opening beat or note outside it.
 func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	if !safeIDPattern.MatchString(o.ID) {
 		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
@@ -54,27 +72,29 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	}
 	last := len(t.Beats) - 1
 	poster := o.Poster
-	if poster == 0 {
+	if poster == 0 && !o.PosterChosen {
 		poster = PosterBeat(t)
 	}
-	if poster < 0 || poster > last {
-		return nil, fmt.Errorf("poster beat %d is outside the trace (beats 0 to %d)", poster, last)
+	if err := checkBeats(poster, o.Open, o.Notes, last); err != nil {
+		return nil, err
 	}
 	s := newScene(t)
-	d := figData{ID: o.ID, Title: t.Title, Last: last, Poster: poster}
+	d := figData{ID: o.ID, Title: t.Title, Last: last, Poster: poster, Open: o.Open}
 	if d.Title == "" {
 		d.Title = t.ID
 	}
+	notes := notesByBeat(o.Notes)
 	for bi := range t.Beats {
-		d.Story = append(d.Story, storyItem(bi, caption(&t.Beats[bi])))
+		d.Story = append(d.Story, beatCaption(&t.Beats[bi], notes[bi], "").html(""))
 	}
 	u := unite(s)
 	var buf bytes.Buffer
 	ms, gone := u.beat(poster)
+	markChanged(ms, u.changedAt(poster))
 	writeSVG(&buf, s.l, d.Title, ms, gone, true)
 	d.SVG = template.HTML(buf.String())
 	d.Tracks = template.JS(figureJSON(u.encode(s.l.CellW, 0)))
-	d.Caption = caption(&t.Beats[poster])
+	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat " + itoa(poster) + " — ")
 	d.Keys = append(d.Keys, s.keys...)
 	var out bytes.Buffer
 	if err := figureTmpl.Execute(&out, d); err != nil {
@@ -95,33 +115,34 @@ func PosterBeat(t *sim.Trace) int {
 	return best
 }
 
-// storyItem is beat bi's caption as the storyboard lists it: without the
-// "beat N — " the list's own numbering (start="0") already shows. The
-// stepper puts the prefix back when it shows the item as the caption.
-func storyItem(bi int, caption string) string {
-	return strings.TrimPrefix(caption, "beat "+itoa(bi)+" — ")
-}
-
-// caption is one beat's narration: its number and its events in the
-// engine's words, or a note that nothing happened.
-func caption(b *sim.Beat) string {
-	if len(b.Events) == 0 {
-		return "beat " + itoa(b.Beat) + " — no events"
+// checkBeats reports a poster, an opening beat or a note outside beats 0
+// to last.
+func checkBeats(poster, open int, notes []sim.Note, last int) error {
+	if poster < 0 || poster > last {
+		return fmt.Errorf("poster beat %d is outside the trace (beats 0 to %d)", poster, last)
 	}
-	return "beat " + itoa(b.Beat) + " — " + strings.Join(b.Texts(), "; ")
+	if open < 0 || open > last {
+		return fmt.Errorf("opening beat %d is outside the trace (beats 0 to %d)", open, last)
+	}
+	for _, n := range notes {
+		if n.At < 0 || n.At > last {
+			return fmt.Errorf("the note for beat %d is outside the trace (beats 0 to %d)", n.At, last)
+		}
+	}
+	return nil
 }
 
 type figData struct {
-	ID, Title    string
-	Last, Poster int
-	Caption      string   // the poster beat's caption
-	Story        []string // every beat's caption, storyItem
-	SVG          template.HTML
-	Tracks       template.JS
-	Keys         []KeyStyle
+	ID, Title          string
+	Last, Poster, Open int
+	Caption            template.HTML   // the poster beat's caption, after "beat N — "
+	Story              []template.HTML // every beat's caption, without the beat number
+	SVG                template.HTML
+	Tracks             template.JS
+	Keys               []KeyStyle
 }
 
-var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflow" id="{{.ID}}" data-last="{{.Last}}" data-poster="{{.Poster}}" tabindex="0" aria-labelledby="{{.ID}}-t">
+var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflow" id="{{.ID}}" data-last="{{.Last}}" data-poster="{{.Poster}}" data-open="{{.Open}}" tabindex="0" aria-labelledby="{{.ID}}-t">
 <figcaption class="kf-title" id="{{.ID}}-t">{{.Title}}</figcaption>
 <div class="kf-view">
 {{- .SVG -}}
@@ -131,7 +152,7 @@ var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflo
 {{- range .Keys}}<button type="button" class="kf-key k{{.Slot}}" data-k="{{.Slot}}" aria-pressed="false"{{if ne .Short .Key}} title="{{.Key}}" aria-label="key {{.Key}}"{{end}}><span class="kf-sw">{{.Label}}</span> {{.Short}}</button>{{end -}}
 </div>
 {{- end}}
-<p class="kf-caption" aria-live="polite">{{.Caption}}</p>
+<div class="kf-capbox"><div class="kf-caption" aria-live="polite">{{.Caption}}</div></div>
 <details class="kf-story"><summary>The whole story, beat by beat</summary>
 <ol start="0">
 {{- range .Story}}<li>{{.}}</li>{{end -}}

@@ -319,3 +319,47 @@ func figureJSON(titles []string, tracks [][]any) []byte {
 	}
 	return b
 }
+
+// changedAt reports, for each mark of u, whether beat index bi draws it
+// differently from the beat before: it appeared, or its place, size,
+// offset, classes or texts changed (its title alone does not count: it
+// explains, it is not seen). This is what the figure marks as changed at
+// bi (class kf-new), computed from the drawn states of two consecutive
+// recorded beats; the stepper derives the same set from the tracks. The
+// beat counter, which changes every beat, and the veil, which only
+// follows the high watermark it covers, are never marked. Beat 0 has no
+// beat before it: nothing is marked.
+func (u *union) changedAt(bi int) []bool {
+	out := make([]bool, len(u.marks))
+	if bi <= 0 {
+		return out
+	}
+	for i := range u.marks {
+		if untracked[u.marks[i].id] || u.marks[i].shape == shVeil {
+			continue
+		}
+		rs := u.runs[i]
+		k := sort.Search(len(rs), func(k int) bool { return rs[k].bi >= bi })
+		if k == 0 || k == len(rs) || rs[k].bi != bi || !rs[k].here {
+			continue
+		}
+		was, now := &rs[k-1], &rs[k]
+		out[i] = !was.here || !sameLook(&was.m, &now.m)
+	}
+	return out
+}
+
+// sameLook reports whether a mark looks the same at two beats: sameState
+// without the title.
+func sameLook(a, b *mark) bool {
+	return a.x == b.x && a.y == b.y && a.w == b.w && a.o == b.o && a.cls == b.cls && a.text == b.text
+}
+
+// markChanged adds the class kf-new to the marks of ms that hot marks.
+func markChanged(ms []mark, hot []bool) {
+	for i := range ms {
+		if hot[i] {
+			ms[i].cls = strings.TrimSpace(ms[i].cls + " kf-new")
+		}
+	}
+}

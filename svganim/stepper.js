@@ -1,125 +1,283 @@
-// Kafka Flow stepper for every <figure class="kflow"> (markup and JSON: svganim).
+// Kafka Flow stepper: makes every <figure class="kflow"> on the page step
+// through its beats. The markup and the JSON it reads are written by the
+// Go package svganim (figure.go, patch.go); kf-words.js, loaded first,
+// holds what every figure shares (the controls' markup, the phrases of
+// mark titles: svganim/words.go). No dependencies.
 (() => {
-const all = {}, W = window.kfWords;
-// Buttons and keys: ±1 beat, the first (2) or last (3); ↑/↓ visit marks.
-const moves = { fwd: 1, back: -1, first: 2, last: 3, ArrowRight: 1, ArrowLeft: -1, Home: 2, End: 3 }, ups = { ArrowDown: 1, ArrowUp: -1 };
-// kf-words.js (loaded first): controls, title phrases (svganim/words.go).
-const words = s => s.replace(/~([^])/g, (m, c) => c == '~' ? c : W.w[W.a.indexOf(c)]);
-const val = (t, b) => { let i = t.b.length - 1; while (t.b[i] > b) i--; return t.v[i]; };
+  'use strict';
 
-function Stepper(fig) {
-  const q = s => fig.querySelector(s), last = +fig.dataset.last;
-  let beat = +fig.dataset.poster, timer = 0, speed = 1, cur = -1, slid = 0;
-  q('.kf-view').insertAdjacentHTML('afterend', W.c);
-  const scrub = q('.kf-scrub'), at = q('.kf-at'), cap = q('.kf-caption'), play = q('.kf-play'), ex = q('.kf-explain');
-  const story = fig.querySelectorAll('.kf-story li'), data = JSON.parse(q('.kf-tracks').textContent);
-  const counter = q('.kf-counter text'), marks = [...fig.querySelectorAll('.kf-svg>g')], tracks = [], ch = [];
-  scrub.max = last;
-  marks.forEach((g, i) => { g.insertAdjacentHTML('afterbegin', '<title>'); g.firstChild.textContent = words(data.t[i]); });
-  // Tracks: [mark, field, value at beat 0, beats later, value, …]; the SVG shows the poster.
-  for (const [m, f, ...a] of data.k) {
-    const e = marks[m], t = { e, f, b: [0], v: [a[0]], x: e.querySelectorAll('text') };
-    for (let i = 1, n = 0; i < a.length; i += 2) t.b.push(n += a[i]), t.v.push(a[i + 1]), (ch[n] ||= []).push(t);
-    const now = t.now = val(t, beat), xy = e.getAttribute('transform').match(/-?\d+/g), w = t.w = +e.ownerSVGElement.dataset.cw;
-    if (f == 't') e.firstChild.textContent = words(now);
-    if (f == 'c') t.k = e.getAttribute('class').split(' ').filter(c => !now.split(' ').includes(c)).join(' ');
-    t.p = v => f == 'p' ? v.split(',') : [xy[0] - (now - v) * w, xy[1]];
-    t.s = t.x[0]?.textContent.slice(0, -('' + now).length);
-    tracks.push(t);
+  const words = window.kfWords;
+  const steppers = {}; // figure id → its stepper, for deep links
+
+  // Buttons (data-a) and keys that move: by one beat, or to the first or
+  // the last beat.
+  const FIRST = 'first', LAST = 'last';
+  const moves = {
+    fwd: 1, back: -1, first: FIRST, last: LAST,
+    ArrowRight: 1, ArrowLeft: -1, Home: FIRST, End: LAST,
+  };
+  // ↑ and ↓ move keyboard focus through the marks shown.
+  const markKeys = { ArrowDown: 1, ArrowUp: -1 };
+
+  // A step shorter than a slide (figure.css: .3 s) cuts instead of
+  // sliding: slides that pile up restyle every frame.
+  const SLIDE_MS = 320;
+  // Time between two beats while playing, at speed 1.
+  const PLAY_MS = 900;
+
+  // Titles are written with their common phrases as "~" and one token
+  // character (words.go); "~~" is a "~" of the title itself.
+  function decodeTitle(s) {
+    return s.replace(/~([^])/g, (_, c) => c === '~' ? '~' : words.w[words.a.indexOf(c)]);
   }
-  // A step to a neighbouring beat touches only what changes; it slides (CSS)
-  // unless it jumps or the last slide still runs: slides that pile up
-  // restyle every frame.
-  function apply(b, from) {
-    const near = Math.abs(b - from) == 1, now = performance.now();
-    fig.classList.toggle('kf-cut', !near || now - slid < 320);
-    slid = now;
-    for (const t of near ? ch[Math.max(b, from)] || [] : tracks) {
-      const v = val(t, b), e = t.e, f = t.f;
-      if (v === t.now) continue;
-      if (f == 't') e.firstChild.textContent = words(v);
-      else if (f == 'c') e.setAttribute('class', t.k + ' ' + v);
-      else if (f == 'n') e.querySelector('rect').setAttribute('width', v * t.w);
-      else if (f > '9') {
-        const p = t.p(v);
-        e.setAttribute('transform', `translate(${p})`);
-        e.style.transform = `translate(${p[0]}px,${p[1]}px)`;
-        if (f == 'v') t.x[0].textContent = t.s + v;
-      } else t.x[f].textContent = v;
-      t.now = v;
+
+  // A track is one field of one mark over the beats: its value at beat 0
+  // and each later change. valueAt finds the value at beat b.
+  function valueAt(track, b) {
+    let i = track.beats.length - 1;
+    while (track.beats[i] > b) i--;
+    return track.values[i];
+  }
+
+  function Stepper(fig) {
+    const $ = sel => fig.querySelector(sel);
+    const last = +fig.dataset.last;
+    // The picture shows the poster beat until the stepper sets another.
+    let beat = +fig.dataset.poster;
+    let timer = 0, speed = 1, lastSlide = 0;
+    let focused = -1; // index of the mark ↑/↓ focused, −1 for none
+
+    $('.kf-view').insertAdjacentHTML('afterend', words.c);
+    const scrubber = $('.kf-scrub'), counterText = $('.kf-at'), playButton = $('.kf-play');
+    const caption = $('.kf-caption'), explanation = $('.kf-explain');
+    const counter = $('.kf-counter text');
+    const story = fig.querySelectorAll('.kf-story > ol > li');
+    const data = JSON.parse($('.kf-tracks').textContent);
+    const marks = [...fig.querySelectorAll('.kf-svg > g')];
+    scrubber.max = last;
+
+    // Each mark gets back its <title>, which the poster leaves out.
+    marks.forEach((g, i) => {
+      g.insertAdjacentHTML('afterbegin', '<title>');
+      g.firstChild.textContent = decodeTitle(data.t[i]);
+    });
+
+    // Tracks: [mark, field, value at beat 0, beats later, value, …]
+    // (patch.go lists the fields). changesAt[b] holds the tracks whose
+    // value changes at beat b.
+    const tracks = [], changesAt = [];
+    for (const [markIndex, field, ...rest] of data.k) {
+      const g = marks[markIndex];
+      const track = { g, field, beats: [0], values: [rest[0]], texts: g.querySelectorAll('text') };
+      for (let i = 1, at = 0; i < rest.length; i += 2) {
+        at += rest[i];
+        track.beats.push(at);
+        track.values.push(rest[i + 1]);
+        (changesAt[at] ||= []).push(track);
+      }
+      // The poster shows the values of the poster beat.
+      const shown = track.now = valueAt(track, beat);
+      if (field === 't') g.firstChild.textContent = decodeTitle(shown);
+      if (field === 'c') {
+        // The classes a mark has at every beat; the track holds the rest.
+        const flags = shown.split(' ');
+        track.fixedClasses = g.getAttribute('class').split(' ')
+          .filter(c => !flags.includes(c) && c !== 'kf-new').join(' ');
+      }
+      // A mark at an offset ("o", "v") moves by the offset width per
+      // offset from where the poster draws it; "p" holds the position.
+      const xy = g.getAttribute('transform').match(/-?\d+/g);
+      const offsetWidth = track.offsetWidth = +g.ownerSVGElement.dataset.cw;
+      track.position = v => field === 'p' ? v.split(',') : [xy[0] - (shown - v) * offsetWidth, xy[1]];
+      // "v": the first text is a fixed prefix and the offset ("HW 3").
+      if (field === 'v') track.prefix = track.texts[0].textContent.slice(0, -String(shown).length);
+      tracks.push(track);
     }
-  }
-  function show(b) {
-    b = Math.max(0, Math.min(last, b | 0));
-    if (b != beat) apply(b, beat);
-    beat = b;
-    counter.textContent = 'beat ' + (at.value = b + ' / ' + last);
-    scrub.value = b;
-    cap.textContent = `beat ${b} — ` + story[b].textContent; // the list numbers its items
-    if (cur >= 0) explain(marks[cur].matches('.kf-gone') ? -1 : cur);
-  }
-  function stop() { clearTimeout(timer); timer = 0; play.textContent = 'play'; }
-  const tick = () => { timer = setTimeout(() => { if (beat < last) show(beat + 1), tick(); else stop(); }, 900 / speed); };
-  function toggle() {
-    if (timer) return stop();
-    if (beat >= last) show(0);
-    play.textContent = 'pause';
-    tick();
-  }
-  const go = b => { stop(); show(b); };
-  const move = m => go(m < 2 ? beat + m : m == 2 ? 0 : last);
-  // ↑/↓ focus each mark shown in turn and write out its title.
-  const explain = i => ex.textContent = i < 0 ? '' : marks[i].firstChild.textContent;
-  function step(d) {
-    let n = marks.length, k = n, i = cur < 0 ? (d > 0 ? -1 : 0) : cur;
-    do i = (i + d + n) % n; while (marks[i].matches('.kf-gone,.sn') && --k);
-    cur = i;
-    marks[i].tabIndex = -1;
-    marks[i].focus();
-    explain(i);
-  }
-  fig.addEventListener('click', e => {
-    const t = e.target.closest('button'), a = t?.dataset.a;
-    if (a in moves) move(moves[a]);
-    else if (a == 'play') toggle();
-    else if (a == 'link') {
+
+    function setField(track, v) {
+      const g = track.g;
+      switch (track.field) {
+        case 't': g.firstChild.textContent = decodeTitle(v); break;
+        case 'c': g.setAttribute('class', track.fixedClasses + ' ' + v); break;
+        case 'n': g.querySelector('rect').setAttribute('width', v * track.offsetWidth); break;
+        case '0': case '1': case '2': track.texts[track.field].textContent = v; break;
+        default: { // 'p', 'o', 'v': a position
+          const p = track.position(v);
+          g.setAttribute('transform', `translate(${p})`);
+          // The CSS transform is what slides (figure.css transitions it).
+          g.style.transform = `translate(${p[0]}px,${p[1]}px)`;
+          if (track.field === 'v') track.texts[0].textContent = track.prefix + v;
+        }
+      }
+      track.now = v;
+    }
+
+    // Show beat b, coming from beat from. A step to a neighbouring beat
+    // touches only what changes between the two, and slides, unless the
+    // last slide still runs; a jump sets every track and cuts.
+    function apply(b, from) {
+      const near = Math.abs(b - from) === 1, now = performance.now();
+      fig.classList.toggle('kf-cut', !near || now - lastSlide < SLIDE_MS);
+      lastSlide = now;
+      for (const track of near ? changesAt[Math.max(b, from)] || [] : tracks) {
+        const v = valueAt(track, b);
+        if (v !== track.now) setField(track, v);
+      }
+    }
+
+    // Marks that look different from the beat before carry kf-new (a
+    // ring, figure.css): the marks shown whose tracks change at b, but not
+    // for a change of title alone, and never the veil.
+    let ringed = [...fig.querySelectorAll('.kf-new')];
+    function markChanges(b) {
+      for (const g of ringed) g.classList.remove('kf-new');
+      ringed = [];
+      for (const track of changesAt[b] || []) {
+        const g = track.g;
+        if (track.field !== 't' && !g.matches('.sv,.kf-gone')) ringed.push(g);
+      }
+      for (const g of ringed) g.classList.add('kf-new');
+    }
+
+    // The caption is the storyboard item of the beat, after its number;
+    // an "n more" the reader opened stays open while stepping.
+    function showCaption(b) {
+      const wasOpen = caption.querySelector('details')?.open;
+      caption.innerHTML = story[b].innerHTML;
+      caption.firstChild.prepend(`beat ${b} — `);
+      const more = caption.querySelector('details');
+      if (more && wasOpen) more.open = true;
+    }
+
+    function show(b) {
+      b = Math.max(0, Math.min(last, b | 0));
+      if (b !== beat) apply(b, beat);
+      beat = b;
+      markChanges(b);
+      counter.textContent = 'beat ' + (counterText.value = b + ' / ' + last);
+      scrubber.value = b;
+      showCaption(b);
+      if (focused >= 0) explain(marks[focused].matches('.kf-gone') ? -1 : focused);
+    }
+
+    function stop() {
+      clearTimeout(timer);
+      timer = 0;
+      playButton.textContent = 'play';
+    }
+    function tick() {
+      timer = setTimeout(() => {
+        if (beat < last) {
+          show(beat + 1);
+          tick();
+        } else stop();
+      }, PLAY_MS / speed);
+    }
+    function togglePlay() {
+      if (timer) return stop();
+      if (beat >= last) show(0);
+      playButton.textContent = 'pause';
+      tick();
+    }
+
+    const go = b => { stop(); show(b); };
+    const move = m => go(m === FIRST ? 0 : m === LAST ? last : beat + m);
+
+    // ↑/↓ focus each mark shown in turn and write out its title.
+    function explain(i) {
+      explanation.textContent = i < 0 ? '' : marks[i].firstChild.textContent;
+    }
+    function focusMark(direction) {
+      const n = marks.length;
+      let i = focused < 0 ? (direction > 0 ? -1 : 0) : focused, tries = n;
+      do i = (i + direction + n) % n; while (marks[i].matches('.kf-gone,.sn') && --tries);
+      focused = i;
+      marks[i].tabIndex = -1;
+      marks[i].focus();
+      explain(i);
+    }
+
+    function copyLink(button) {
       history.replaceState(null, '', '#' + fig.id + '@' + beat);
       navigator.clipboard?.writeText(location.href).catch(() => {});
-      t.textContent = 'copied';
-      setTimeout(() => t.textContent = 'link', 1500);
-    } else if (t?.dataset.k) {
-      const on = t.ariaPressed != 'true';
-      fig.querySelectorAll('.kf-key').forEach(o => o.ariaPressed = o == t && on);
-      if (on) fig.dataset.iso = t.dataset.k; else delete fig.dataset.iso;
+      button.textContent = 'copied';
+      setTimeout(() => button.textContent = 'link', 1500);
     }
-  });
-  scrub.addEventListener('input', () => go(+scrub.value));
-  q('.kf-speed').addEventListener('change', e => speed = parseFloat(e.target.value));
-  fig.addEventListener('keydown', e => {
-    const tag = e.target.tagName, k = e.key;
-    if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (k in moves) move(moves[k]);
-    else if (k in ups) step(ups[k]);
-    else if (k == 'Escape') cur = -1, explain(-1), fig.focus();
-    else if (k == ' ' && tag != 'BUTTON') toggle();
-    else return;
-    e.preventDefault();
-  });
-  show(beat);
-  return { go, stop };
-}
 
-function fromHash() {
-  const m = /^#([a-z0-9-]+)@(\d+)$/.exec(location.hash), s = m && all[m[1]];
-  if (s) s.go(+m[2]), document.getElementById(m[1]).focus();
-}
-// Off-screen figures pause; nothing ever plays by itself.
-const seen = new IntersectionObserver(es => es.forEach(e => e.isIntersecting || all[e.target.id].stop()));
-if (W) document.querySelectorAll('figure.kflow').forEach(f => {
-  all[f.id] = Stepper(f);
-  seen.observe(f);
-});
-addEventListener('hashchange', fromHash);
-addEventListener('beforeprint', () => document.querySelectorAll('.kf-story').forEach(d => d.open = true));
-fromHash();
+    // A key's legend button isolates it: the other keys' marks fade.
+    function isolate(button) {
+      const on = button.ariaPressed !== 'true';
+      for (const other of fig.querySelectorAll('.kf-key')) other.ariaPressed = other === button && on;
+      if (on) fig.dataset.iso = button.dataset.k;
+      else delete fig.dataset.iso;
+    }
+
+    fig.addEventListener('click', e => {
+      const button = e.target.closest('button'), action = button?.dataset.a;
+      if (action in moves) move(moves[action]);
+      else if (action === 'play') togglePlay();
+      else if (action === 'link') copyLink(button);
+      else if (button?.dataset.k) isolate(button);
+    });
+    scrubber.addEventListener('input', () => go(+scrubber.value));
+    $('.kf-speed').addEventListener('change', e => speed = parseFloat(e.target.value));
+    fig.addEventListener('keydown', e => {
+      const tag = e.target.tagName, key = e.key;
+      if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (key in moves) move(moves[key]);
+      else if (key in markKeys) focusMark(markKeys[key]);
+      else if (key === 'Escape') {
+        focused = -1;
+        explain(-1);
+        fig.focus();
+      } else if (key === ' ' && tag !== 'BUTTON') togglePlay();
+      else return;
+      e.preventDefault();
+    });
+
+    // The caption area keeps one height at every beat: beside the caption
+    // sits, hidden, every beat's caption in the same grid cell (figure.css:
+    // .kf-capbox), so the cell is as tall as the tallest.
+    const sizer = document.createElement('div');
+    sizer.className = 'kf-sizer';
+    sizer.ariaHidden = 'true';
+    for (const item of story) {
+      const copy = document.createElement('div');
+      copy.innerHTML = item.innerHTML;
+      copy.firstChild.prepend(`beat ${last} — `);
+      sizer.append(copy);
+    }
+    $('.kf-capbox').append(sizer);
+
+    // Open at the start of the story (or the beat the author chose).
+    show(+fig.dataset.open || 0);
+    return { go, stop };
+  }
+
+  // A deep link #ID@BEAT opens figure ID at BEAT.
+  function followHash() {
+    const m = /^#([a-z0-9-]+)@(\d+)$/.exec(location.hash);
+    const stepper = m && steppers[m[1]];
+    if (stepper) {
+      stepper.go(+m[2]);
+      document.getElementById(m[1]).focus();
+    }
+  }
+
+  // Nothing plays by itself, and a figure scrolled out of view pauses.
+  const offScreen = new IntersectionObserver(entries => {
+    for (const e of entries) if (!e.isIntersecting) steppers[e.target.id].stop();
+  });
+  if (words) {
+    for (const fig of document.querySelectorAll('figure.kflow')) {
+      steppers[fig.id] = Stepper(fig);
+      offScreen.observe(fig);
+    }
+  }
+  addEventListener('hashchange', followHash);
+  // Printed, every storyboard opens.
+  addEventListener('beforeprint', () => {
+    for (const d of document.querySelectorAll('.kf-story')) d.open = true;
+  });
+  followHash();
 })();

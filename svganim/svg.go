@@ -156,14 +156,33 @@ func frameLabel(t *sim.Trace, bi int) string {
 // classes and custom properties (templates/figure.css), so the same bytes
 // serve light and dark themes. beat counts from 0 (the initial state);
 // the error says when the trace is empty, misnumbered, or has no such
-// beat.
+// beat. Marks that look different from the beat before (they appeared,
+// moved or changed class or text) carry the class kf-new, which
+// figure.css draws as a ring.
 func Frame(t *sim.Trace, beat int) ([]byte, error) {
 	bi, err := beatIndex(t, beat)
 	if err != nil {
 		return nil, err
 	}
 	s := newScene(t)
+	ms := s.draw(bi)
+	if bi > 0 {
+		// Marks that look different from the beat before carry kf-new,
+		// as in a figure (union.changedAt).
+		before := map[string]*mark{}
+		prev := s.draw(bi - 1)
+		for i := range prev {
+			before[prev[i].id] = &prev[i]
+		}
+		hot := make([]bool, len(ms))
+		for i := range ms {
+			m := &ms[i]
+			p, ok := before[m.id]
+			hot[i] = !untracked[m.id] && m.shape != shVeil && (!ok || !sameLook(p, m))
+		}
+		markChanged(ms, hot)
+	}
 	var buf bytes.Buffer
-	writeSVG(&buf, s.l, frameLabel(t, bi), s.draw(bi), nil, false)
+	writeSVG(&buf, s.l, frameLabel(t, bi), ms, nil, false)
 	return buf.Bytes(), nil
 }

@@ -1,0 +1,300 @@
+package svganim
+
+import (
+	"html/template"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// One idea per beat. A beat's caption leads with one headline: the
+// author's note for the beat (the fence's notes:), or else the sentence of
+// the beat's most important event; the engine's other sentences follow
+// under an "n more" disclosure (a <details>, which opens without
+// JavaScript). Which event is the most important is decided by the kind
+// of event alone, by the tiers below, and among events of one tier by the
+// order they happened in. content/reading-figures.md describes the order
+// to readers; TestHeadlineTiersCoverEveryKind keeps every sim.Kind in it.
+
+// tier is an event kind's place in the headline order: the lower, the
+// more a reader needs to hear of it first.
+type tier int
+
+const (
+	// tierLoss: an acknowledged record is gone (L), or a share group's
+	// request was lost with its broker.
+	tierLoss tier = iota
+	// tierElection: the cluster or a group changed hands — brokers
+	// crashing, restarting or pausing, leaders elected or lost, the topic
+	// or the replicas reassigned, members joining, leaving or fenced,
+	// new target assignments.
+	tierElection
+	// tierFailure: what an election leaves behind — a follower truncating
+	// its log, an outcome unknown (U), a delivery failed (F).
+	tierFailure
+	// tierISR: the ISR changed or was asked to, and what min.insync.replicas
+	// refuses because of it; requests refused with an error code.
+	tierISR
+	// tierHW: a high watermark (or a share-partition start offset) moved.
+	tierHW
+	// tierAck: an outcome reached the client — acks, retries, commits,
+	// hand-overs of partitions, share acknowledgements.
+	tierAck
+	// tierRoutine: the steady traffic — records created, sent, appended,
+	// replicated, fetched and processed.
+	tierRoutine
+)
+
+// headlineTier is the ranked table of event kinds: every sim.Kind, in
+// its tier.
+var headlineTier = map[sim.Kind]tier{
+	sim.KindLost:      tierLoss,
+	sim.KindLostOnAck: tierLoss,
+	sim.KindShareLost: tierLoss,
+
+	sim.KindTruncate: tierFailure,
+	sim.KindFail:     tierFailure,
+	sim.KindUnknown:  tierFailure,
+
+	sim.KindCrash:               tierElection,
+	sim.KindOffline:             tierElection,
+	sim.KindLeader:              tierElection,
+	sim.KindRestart:             tierElection,
+	sim.KindPause:               tierElection,
+	sim.KindResume:              tierElection,
+	sim.KindAddBroker:           tierElection,
+	sim.KindAddPartitions:       tierElection,
+	sim.KindReassign:            tierElection,
+	sim.KindReassignDone:        tierElection,
+	sim.KindConsumerFence:       tierElection,
+	sim.KindConsumerStop:        tierElection,
+	sim.KindConsumerPollTimeout: tierElection,
+	sim.KindConsumerJoin:        tierElection,
+	sim.KindConsumerLeaving:     tierElection,
+	sim.KindConsumerLeave:       tierElection,
+	sim.KindConsumerRejoin:      tierElection,
+	sim.KindConsumerTarget:      tierElection,
+	sim.KindShareFence:          tierElection,
+	sim.KindShareStop:           tierElection,
+	sim.KindShareJoin:           tierElection,
+	sim.KindShareLeave:          tierElection,
+	sim.KindShareAssign:         tierElection,
+	sim.KindShareNotLeader:      tierElection,
+
+	sim.KindISRShrink:                 tierISR,
+	sim.KindISRExpand:                 tierISR,
+	sim.KindISRFence:                  tierISR,
+	sim.KindISRShrinkPropose:          tierISR,
+	sim.KindISRExpandPropose:          tierISR,
+	sim.KindISRRefused:                tierISR,
+	sim.KindISRHeldBack:               tierISR,
+	sim.KindRefuse:                    tierISR,
+	sim.KindReject:                    tierISR,
+	sim.KindConsumerOffsetUnavailable: tierISR,
+	sim.KindShareOffsetUnavailable:    tierISR,
+	sim.KindConsumerReset:             tierISR,
+	sim.KindConsumerCommitFailed:      tierISR,
+	sim.KindShareRefused:              tierISR,
+	sim.KindShareArchive:              tierISR,
+
+	sim.KindHW:          tierHW,
+	sim.KindHWNewLeader: tierHW,
+	sim.KindShareSPSO:   tierHW,
+
+	sim.KindAck:             tierAck,
+	sim.KindDuplicate:       tierAck,
+	sim.KindRetry:           tierAck,
+	sim.KindConsumerCommit:  tierAck,
+	sim.KindConsumerRelease: tierAck,
+	sim.KindConsumerAssign:  tierAck,
+	sim.KindConsumerStart:   tierAck,
+	sim.KindShareStart:      tierAck,
+	sim.KindShareAccept:     tierAck,
+	sim.KindShareAvailable:  tierAck,
+
+	sim.KindCreate:             tierRoutine,
+	sim.KindSend:               tierRoutine,
+	sim.KindAppend:             tierRoutine,
+	sim.KindReplicate:          tierRoutine,
+	sim.KindConsumerFetch:      tierRoutine,
+	sim.KindConsumerProcess:    tierRoutine,
+	sim.KindConsumerPartitions: tierRoutine,
+	sim.KindShareAcquire:       tierRoutine,
+	sim.KindShareProcessed:     tierRoutine,
+}
+
+// tierOf is k's tier; a kind the table lacks (a kind newer than it) comes
+// last, after the routine ones.
+func tierOf(k sim.Kind) tier {
+	if t, ok := headlineTier[k]; ok {
+		return t
+	}
+	return tierRoutine + 1
+}
+
+// headlineEvent is the index in b.Events of the beat's headline event: the
+// first event of the lowest tier. It is −1 for a beat without events.
+func headlineEvent(b *sim.Beat) int {
+	best := -1
+	for i := range b.Events {
+		if best < 0 || tierOf(b.Events[i].Kind) < tierOf(b.Events[best].Kind) {
+			best = i
+		}
+	}
+	return best
+}
+
+// MaxHeadline is the longest headline a caption leads with, in
+// characters; a longer event sentence is cut at a clause and written out
+// whole beneath it.
+const MaxHeadline = 120
+
+// shorten returns s cut to at most MaxHeadline characters, at the last
+// ": ", "; " or ", " that leaves at least 40 characters (else at the last
+// space), with "…" after it; and whether it cut.
+func shorten(s string) (string, bool) {
+	if utf8.RuneCountInString(s) <= MaxHeadline {
+		return s, false
+	}
+	// The byte offset of the longest prefix that leaves room for "…".
+	limit, n := 0, 0
+	for i := range s {
+		if n == MaxHeadline-1 {
+			limit = i
+			break
+		}
+		n++
+	}
+	head := s[:limit]
+	cut := -1
+	for _, sep := range []string{": ", "; ", ", "} {
+		if i := strings.LastIndex(head, sep); i >= 40 && i > cut {
+			cut = i
+			break
+		}
+	}
+	if cut < 0 {
+		cut = strings.LastIndexByte(head, ' ')
+	}
+	if cut <= 0 {
+		cut = len(head)
+	}
+	return strings.TrimRight(head[:cut], " ,;:") + "…", true
+}
+
+// captionParts is one beat's caption as data: Head leads (the note, or the
+// headline event's sentence, cut to MaxHeadline), Under follows beneath it
+// (the engine's headline under a note; the whole sentence under a cut
+// one), and More are the other events' sentences, in the order they
+// happened, for the "n more" disclosure.
+type captionParts struct {
+	Head  string
+	Under []string
+	More  []string
+}
+
+// beatCaption builds beat b's caption; note is the author's text for the
+// beat, "" for none. prefix goes before every sentence (a compare panel's
+// name and ": ").
+func beatCaption(b *sim.Beat, note, prefix string) captionParts {
+	var c captionParts
+	h := headlineEvent(b)
+	engine := "no events"
+	if h >= 0 {
+		engine = b.Events[h].String()
+	}
+	head, cut := shorten(engine)
+	switch {
+	case note != "":
+		c.Head = note
+		c.Under = append(c.Under, prefix+engine)
+	case cut:
+		c.Head = prefix + head
+		c.Under = append(c.Under, prefix+engine)
+	default:
+		c.Head = prefix + head
+	}
+	for i := range b.Events {
+		if i != h {
+			c.More = append(c.More, prefix+b.Events[i].String())
+		}
+	}
+	return c
+}
+
+// notesByBeat indexes the author's notes by beat.
+func notesByBeat(notes []sim.Note) map[int]string {
+	if len(notes) == 0 {
+		return nil
+	}
+	m := make(map[int]string, len(notes))
+	for _, n := range notes {
+		m[n.At] = n.Text
+	}
+	return m
+}
+
+// html writes the caption as the markup of a storyboard item or of the
+// caption area: the headline after lead ("beat 7 — " in the caption area,
+// "" in the storyboard, whose list numbers its items), the lines beneath
+// it, and the other events in a closed <details> whose summary counts
+// them ("3 more"). Every text is escaped.
+func (c captionParts) html(lead string) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<span class="kf-head">`)
+	b.WriteString(template.HTMLEscapeString(lead + c.Head))
+	b.WriteString(`</span>`)
+	for _, u := range c.Under {
+		b.WriteString(`<span class="kf-under">`)
+		b.WriteString(template.HTMLEscapeString(u))
+		b.WriteString(`</span>`)
+	}
+	if len(c.More) > 0 {
+		b.WriteString(`<details class="kf-rest"><summary>`)
+		b.WriteString(itoa(len(c.More)))
+		b.WriteString(` more</summary>`)
+		for _, m := range c.More {
+			b.WriteString(`<span>`)
+			b.WriteString(template.HTMLEscapeString(m))
+			b.WriteString(`</span>`)
+		}
+		b.WriteString(`</details>`)
+	}
+	return template.HTML(b.String())
+}
+
+// compareCaptionParts is beat bi of both runs of a side-by-side figure:
+// each run's headline, after its name, leads (the first) and follows (the
+// second), or both follow the author's note; everything else, each
+// sentence after its run's name, goes under "n more".
+func compareCaptionParts(bi int, names [2]string, a, b *sim.Trace, note string) captionParts {
+	var lines, more []string
+	for i, t := range []*sim.Trace{a, b} {
+		if bi >= len(t.Beats) {
+			lines = append(lines, names[i]+": ended at beat "+itoa(len(t.Beats)-1))
+			continue
+		}
+		p := beatCaption(&t.Beats[bi], "", names[i]+": ")
+		lines = append(lines, p.Head)
+		more = append(more, p.Under...)
+		more = append(more, p.More...)
+	}
+	c := captionParts{Head: lines[0], Under: lines[1:], More: more}
+	if note != "" {
+		c.Head, c.Under = note, lines
+	}
+	return c
+}
+
+// text is the caption as plain text, one line per sentence: the headline,
+// the lines beneath it, then "n more:" and the other events (what a test
+// reads as the caption's textContent, with line breaks).
+func (c captionParts) text() string {
+	lines := append([]string{c.Head}, c.Under...)
+	if len(c.More) > 0 {
+		lines = append(lines, itoa(len(c.More))+" more:")
+		lines = append(lines, c.More...)
+	}
+	return strings.Join(lines, "\n")
+}

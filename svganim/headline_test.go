@@ -1,0 +1,129 @@
+package svganim
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// textContent is what a browser reads as the textContent of the caption
+// markup html(lead) writes: the spans' texts run together.
+func (c captionParts) textContent(lead string) string {
+	s := lead + c.Head + strings.Join(c.Under, "")
+	if len(c.More) > 0 {
+		s += itoa(len(c.More)) + " more" + strings.Join(c.More, "")
+	}
+	return s
+}
+
+// Every kind the engine records has its place in the headline order, and
+// the table names no kind the engine does not have.
+func TestHeadlineTiersCoverEveryKind(t *testing.T) {
+	kinds := map[sim.Kind]bool{}
+	for _, k := range sim.Kinds() {
+		kinds[k] = true
+		if _, ok := headlineTier[k]; !ok {
+			t.Errorf("kind %q has no headline tier", k)
+		}
+	}
+	for k := range headlineTier {
+		if !kinds[k] {
+			t.Errorf("headline tier for %q, which is not a sim.Kind", k)
+		}
+	}
+}
+
+// The headline is the first event of the lowest tier, whatever the order
+// the events happened in: a loss before an election, before an ISR change,
+// before a high-watermark move, before an ack, before a send.
+func TestHeadlineOrder(t *testing.T) {
+	ev := func(k sim.Kind, text string) sim.Event { return sim.Event{Kind: k, Text: text} }
+	order := []sim.Event{
+		ev(sim.KindLost, "record 1 is lost"),
+		ev(sim.KindLeader, "broker 2 is elected"),
+		ev(sim.KindUnknown, "record 4 U"),
+		ev(sim.KindISRShrink, "the ISR shrinks"),
+		ev(sim.KindHW, "the high watermark moves"),
+		ev(sim.KindAck, "record 2 is acknowledged"),
+		ev(sim.KindSend, "record 3 is sent"),
+	}
+	for top := range order {
+		// The events from top on, the most important last.
+		var b sim.Beat
+		for i := len(order) - 1; i >= top; i-- {
+			b.Events = append(b.Events, order[i])
+		}
+		b.Events = append(b.Events, ev(order[top].Kind, "a second event of the same kind, later"))
+		c := beatCaption(&b, "", "")
+		if c.Head != order[top].Text {
+			t.Errorf("headline %q, want %q", c.Head, order[top].Text)
+		}
+		if len(c.More) != len(b.Events)-1 || c.More[len(c.More)-1] != "a second event of the same kind, later" {
+			t.Errorf("the other events, in the order they happened: %q", c.More)
+		}
+	}
+	var quiet sim.Beat
+	if c := beatCaption(&quiet, "", ""); c.Head != "no events" || len(c.More) != 0 {
+		t.Errorf("a beat without events: %+v", c)
+	}
+}
+
+// An author's note leads its beat; the engine's headline follows beneath.
+func TestHeadlineNote(t *testing.T) {
+	b := sim.Beat{Events: []sim.Event{{Kind: sim.KindSend, Text: "record 1 is sent"}, {Kind: sim.KindCrash, Text: "broker 1 crashes"}}}
+	c := beatCaption(&b, "the leader dies with record 1 in flight", "")
+	if c.Head != "the leader dies with record 1 in flight" || len(c.Under) != 1 || c.Under[0] != "broker 1 crashes" ||
+		len(c.More) != 1 || c.More[0] != "record 1 is sent" {
+		t.Errorf("note caption %+v", c)
+	}
+	html := string(c.html("beat 3 — "))
+	for _, want := range []string{`<span class="kf-head">beat 3 — the leader dies`, `<span class="kf-under">broker 1 crashes</span>`,
+		`<details class="kf-rest"><summary>1 more</summary><span>record 1 is sent</span></details>`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("caption markup %s lacks %s", html, want)
+		}
+	}
+}
+
+// On every beat of every guide and testdata figure the headline fits in
+// MaxHeadline characters; a longer sentence is cut at a clause and is
+// written out whole beneath.
+func TestHeadlinesFit(t *testing.T) {
+	cut := 0
+	for _, nt := range append(guideTraces(t), testdataTraces(t)...) {
+		for bi := range nt.t.Beats {
+			b := &nt.t.Beats[bi]
+			c := beatCaption(b, "", "")
+			if n := utf8.RuneCountInString(c.Head); n > MaxHeadline {
+				t.Errorf("%s beat %d: headline of %d characters: %q", nt.name, bi, n, c.Head)
+			}
+			if h := headlineEvent(b); h >= 0 && c.Head != b.Events[h].String() {
+				cut++
+				if !strings.HasSuffix(c.Head, "…") || len(c.Under) != 1 || c.Under[0] != b.Events[h].String() ||
+					!strings.HasPrefix(b.Events[h].String(), strings.TrimSuffix(c.Head, "…")) {
+					t.Errorf("%s beat %d: cut headline %q, beneath it %q", nt.name, bi, c.Head, c.Under)
+				}
+			}
+		}
+	}
+	if cut == 0 {
+		t.Log("no headline needed cutting")
+	}
+}
+
+func TestShorten(t *testing.T) {
+	long := "p0 leader asks the controller to add broker 1 to the ISR (AlterPartition): its log end offset 3 reached the high watermark 3 and epoch 1's start offset 1"
+	got, cut := shorten(long)
+	if !cut || got != "p0 leader asks the controller to add broker 1 to the ISR (AlterPartition)…" {
+		t.Errorf("shorten = %q, %v", got, cut)
+	}
+	if got, cut := shorten("short"); cut || got != "short" {
+		t.Errorf("shorten(short) = %q, %v", got, cut)
+	}
+	words := strings.Repeat("word ", 40)
+	if got, _ := shorten(words); utf8.RuneCountInString(got) > MaxHeadline || !strings.HasSuffix(got, "word…") {
+		t.Errorf("shorten without clauses = %q", got)
+	}
+}
