@@ -405,7 +405,8 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 }
 
 // BenchmarkBrowserStep measures stepping latency in Chromium on the
-// heaviest figure of the guide and testdata (most JSON): for every beat,
+// heaviest figure of the guide (most JSON; test-only figures are left
+// out, the budget is about what readers get), and names it: for every beat,
 // the time from a → key press to the figure's new state laid out (the
 // handler runs synchronously and sets the marks, the caption and the
 // controls; reading offsetHeight forces the style pass, which starts the
@@ -417,13 +418,14 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 // fastest round is what the figure itself costs. Presses one frame apart
 // cut (a step while the last slide runs does not slide), so three more
 // rounds, untimed by the benchmark, press every 0.35 s, each step
-// starting its slides: "-sliding". Issue 6 targets 4 ms.
+// starting its slides: "-sliding". The budget is a p99 of 4 ms; it is
+// reported, never tested, since it depends on the machine.
 //
 //	go test ./svganim -run '^$' -bench BrowserStep -benchtime 7x
 func BenchmarkBrowserStep(b *testing.B) {
 	var heavy namedTrace
 	most := -1
-	for _, nt := range append(guideTraces(b), testdataTraces(b)...) {
+	for _, nt := range guideTraces(b) {
 		s := newScene(nt.t)
 		if n := len(figureJSON(unite(s).encode(s.l.CellW, 0))); n > most {
 			heavy, most = nt, n
@@ -595,22 +597,20 @@ func TestBrowserSteadyHeight(t *testing.T) {
 	for _, width := range []int{1280, 390} {
 		ctx, checkErrors := browser(t, width, 900)
 		run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
-		// For each figure: its height at every beat, stepped with →.
-		got := eval[map[string][]float64](t, ctx, `(function(){var out={};
-			document.querySelectorAll('figure.kflow').forEach(function(f){
-				var hs=[], last=+f.dataset.last;
+		// Each figure's height at every beat, stepped with → (one
+		// evaluation per figure, so that a busy machine does not run
+		// one past its timeout).
+		for _, id := range ids {
+			hs := eval[[]float64](t, ctx, `(function(f){var hs=[], last=+f.dataset.last;
 				f.dispatchEvent(new KeyboardEvent('keydown',{key:'Home',bubbles:true}));
 				for(var b=0;b<=last;b++){
 					hs.push(f.getBoundingClientRect().height);
 					f.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowRight',bubbles:true}));
 				}
-				out[f.id]=hs;});
-			return out;})()`)
-		if len(got) != len(ids) {
-			t.Fatalf("%d px: measured %d figures, want %d", width, len(got), len(ids))
-		}
-		for _, id := range ids {
-			hs := got[id]
+				return hs;})(document.getElementById('`+id+`'))`)
+			if len(hs) == 0 {
+				t.Fatalf("%d px: %s: no heights", width, id)
+			}
 			for b, h := range hs {
 				if h != hs[0] {
 					t.Errorf("%d px: %s is %.1f px tall at beat %d, %.1f px at beat 0", width, id, h, b, hs[0])
