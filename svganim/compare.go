@@ -45,7 +45,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	d := figData{ID: o.ID, Title: names[0] + " vs " + names[1], Last: last, Poster: poster, Open: o.Open}
 	notes := notesByBeat(o.Notes)
 	for bi := 0; bi <= last; bi++ {
-		d.Story = append(d.Story, compareCaptionParts(bi, names, a, b, notes[bi]).html(""))
+		d.Story = append(d.Story, compareCaptionParts(bi, names, a, b, notes[bi]).html("", false))
 	}
 	var view bytes.Buffer
 	view.WriteString(`<div class="kf-pair">`)
@@ -89,7 +89,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	view.WriteString(`</div>`)
 	d.SVG = template.HTML(view.String())
 	d.Tracks = template.JS(figureJSON(titles, tracks))
-	d.Caption = compareCaptionParts(poster, names, a, b, notes[poster]).html("beat " + itoa(poster) + " — ")
+	d.Caption = compareCaptionParts(poster, names, a, b, notes[poster]).html("beat "+itoa(poster)+" — ", true)
 	var out bytes.Buffer
 	if err := figureTmpl.Execute(&out, d); err != nil {
 		return nil, fmt.Errorf("figure %s: %w", o.ID, err)

@@ -85,7 +85,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	}
 	notes := notesByBeat(o.Notes)
 	for bi := range t.Beats {
-		d.Story = append(d.Story, beatCaption(&t.Beats[bi], notes[bi], "").html(""))
+		d.Story = append(d.Story, beatCaption(&t.Beats[bi], notes[bi], "").html("", false))
 	}
 	u := unite(s)
 	var buf bytes.Buffer
@@ -94,7 +94,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	writeSVG(&buf, s.l, d.Title, ms, gone, true)
 	d.SVG = template.HTML(buf.String())
 	d.Tracks = template.JS(figureJSON(u.encode(s.l.CellW, 0)))
-	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat " + itoa(poster) + " — ")
+	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat "+itoa(poster)+" — ", true)
 	d.Keys = append(d.Keys, s.keys...)
 	var out bytes.Buffer
 	if err := figureTmpl.Execute(&out, d); err != nil {

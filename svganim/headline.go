@@ -240,12 +240,16 @@ func notesByBeat(notes []sim.Note) map[int]string {
 	return m
 }
 
-// html writes the caption as the markup of a storyboard item or of the
-// caption area: the headline after lead ("beat 7 — " in the caption area,
-// "" in the storyboard, whose list numbers its items), the lines beneath
-// it, and the other events in a closed <details> whose summary counts
-// them ("3 more"). Every text is escaped.
-func (c captionParts) html(lead string) template.HTML {
+// html writes the caption as markup: the headline after lead ("beat 7 —
+// " in the caption area, "" in the storyboard, whose list numbers its
+// items), the lines beneath it, and the other events, one per line
+// (figure.css keeps the line breaks: a tag per sentence would cost a page
+// of long figures kilobytes). With disclose, as in the caption area, the
+// other events are in a closed <details> whose summary counts them ("3
+// more"); without, as in the storyboard, which tells the whole story,
+// they follow in a span of class kf-rest, which the stepper wraps the same
+// way when it shows the item as the caption. Every text is escaped.
+func (c captionParts) html(lead string, disclose bool) template.HTML {
 	var b strings.Builder
 	b.WriteString(`<span class="kf-head">`)
 	b.WriteString(template.HTMLEscapeString(lead + c.Head))
@@ -256,15 +260,12 @@ func (c captionParts) html(lead string) template.HTML {
 		b.WriteString(`</span>`)
 	}
 	if len(c.More) > 0 {
-		b.WriteString(`<details class="kf-rest"><summary>`)
-		b.WriteString(itoa(len(c.More)))
-		b.WriteString(` more</summary>`)
-		for _, m := range c.More {
-			b.WriteString(`<span>`)
-			b.WriteString(template.HTMLEscapeString(m))
-			b.WriteString(`</span>`)
+		rest := template.HTMLEscapeString(strings.Join(c.More, "\n"))
+		if disclose {
+			b.WriteString(`<details class="kf-rest"><summary>` + itoa(len(c.More)) + ` more</summary><span>` + rest + `</span></details>`)
+		} else {
+			b.WriteString(`<span class="kf-rest">` + rest + `</span>`)
 		}
-		b.WriteString(`</details>`)
 	}
 	return template.HTML(b.String())
 }

@@ -13,7 +13,7 @@ import (
 func (c captionParts) textContent(lead string) string {
 	s := lead + c.Head + strings.Join(c.Under, "")
 	if len(c.More) > 0 {
-		s += itoa(len(c.More)) + " more" + strings.Join(c.More, "")
+		s += itoa(len(c.More)) + " more" + strings.Join(c.More, "\n")
 	}
 	return s
 }
@@ -78,12 +78,15 @@ func TestHeadlineNote(t *testing.T) {
 		len(c.More) != 1 || c.More[0] != "record 1 is sent" {
 		t.Errorf("note caption %+v", c)
 	}
-	html := string(c.html("beat 3 — "))
+	html := string(c.html("beat 3 — ", true))
 	for _, want := range []string{`<span class="kf-head">beat 3 — the leader dies`, `<span class="kf-under">broker 1 crashes</span>`,
 		`<details class="kf-rest"><summary>1 more</summary><span>record 1 is sent</span></details>`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("caption markup %s lacks %s", html, want)
 		}
+	}
+	if story := string(c.html("", false)); !strings.HasSuffix(story, `<span class="kf-rest">record 1 is sent</span>`) {
+		t.Errorf("storyboard markup %s: want the other events in full, without a disclosure", story)
 	}
 }
 

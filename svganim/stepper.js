@@ -139,14 +139,28 @@
       for (const g of ringed) g.classList.add('kf-new');
     }
 
-    // The caption is the storyboard item of the beat, after its number;
-    // an "n more" the reader opened stays open while stepping.
+    // The caption is the storyboard item of the beat, after its number,
+    // with the other events (one per line) under "n more"; an "n more"
+    // the reader opened stays open while stepping.
+    function captionOf(b, number, open) {
+      const box = document.createElement('div');
+      box.innerHTML = story[b].innerHTML;
+      box.firstChild.prepend(`beat ${number} — `);
+      const rest = box.querySelector('.kf-rest');
+      if (rest) {
+        const more = document.createElement('details');
+        more.className = 'kf-rest';
+        more.open = open;
+        more.innerHTML = `<summary>${rest.textContent.split('\n').length} more</summary>`;
+        rest.replaceWith(more);
+        rest.removeAttribute('class');
+        more.append(rest);
+      }
+      return box.childNodes;
+    }
     function showCaption(b) {
-      const wasOpen = caption.querySelector('details')?.open;
-      caption.innerHTML = story[b].innerHTML;
-      caption.firstChild.prepend(`beat ${b} — `);
-      const more = caption.querySelector('details');
-      if (more && wasOpen) more.open = true;
+      const open = !!caption.querySelector('details')?.open;
+      caption.replaceChildren(...captionOf(b, b, open));
     }
 
     function show(b) {
@@ -241,12 +255,11 @@
     const sizer = document.createElement('div');
     sizer.className = 'kf-sizer';
     sizer.ariaHidden = 'true';
-    for (const item of story) {
+    story.forEach((_, b) => {
       const copy = document.createElement('div');
-      copy.innerHTML = item.innerHTML;
-      copy.firstChild.prepend(`beat ${last} — `);
+      copy.append(...captionOf(b, last, false));
       sizer.append(copy);
-    }
+    });
     $('.kf-capbox').append(sizer);
 
     // Open at the start of the story (or the beat the author chose).
