@@ -61,7 +61,7 @@ const DefaultQuiet = 50 * time.Millisecond
 const maxBatch = 500 * time.Millisecond
 
 // EngineVersion identifies the engine and renderer compiled into this
-// binary (module version, VCS revision and whether the tree was modified),
+// binary (sim.EngineVersion, module version, VCS revision and whether the tree was modified),
 // mixed into every cache key. The cache lives in memory, so this only
 // matters as documentation of what a key depends on, but it keeps the key
 // honest should the cache ever be kept on disk.
@@ -70,9 +70,9 @@ var EngineVersion = engineVersion()
 func engineVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "unknown"
+		return "engine " + sim.EngineVersion
 	}
-	v := bi.Main.Path + "@" + bi.Main.Version
+	v := "engine " + sim.EngineVersion + " " + bi.Main.Path + "@" + bi.Main.Version
 	for _, s := range bi.Settings {
 		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
 			v += " " + s.Key + "=" + s.Value

@@ -22,6 +22,10 @@ type buildOptions struct {
 	contentDir string
 	// outDir receives the site.
 	outDir string
+	// templatesDir is the folder of layouts and assets; "" means
+	// ./templates when it holds layout.html, else the built-in ones (as
+	// serve chooses them, so that build writes what serve previewed).
+	templatesDir string
 }
 
 // defaultContentDir is the content folder used when --content is not given
@@ -36,7 +40,8 @@ func newBuildCmd(stdout io.Writer) *cobra.Command {
 		Long: "build turns every Markdown page of the content folder into a page of a static site,\n" +
 			"running each ```kflow scenario through the engine and drawing it as an animated figure.\n" +
 			"Without --content it reads ./content, or the guide built into kflowgen when there is none.\n" +
-			"The output folder is replaced whole, and only when the build succeeded.",
+			"Without --templates it uses ./templates when that holds layout.html (as serve does), else\n" +
+			"the built-in templates. The output folder is replaced whole, and only when the build succeeded.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runBuild(o, stdout, cmd.ErrOrStderr())
@@ -45,6 +50,7 @@ func newBuildCmd(stdout io.Writer) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.contentDir, "content", "", "folder of Markdown pages (default ./content if it exists, else the built-in guide)")
 	f.StringVar(&o.outDir, "out", "public", "output folder, replaced on success")
+	f.StringVar(&o.templatesDir, "templates", "", "folder of layouts and assets (default ./templates if it holds layout.html, else the built-in ones)")
 	return cmd
 }
 
@@ -56,10 +62,23 @@ func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := site.CheckOutputDir(o.outDir, dir, ""); err != nil {
+	tdir, err := templatesSource(o.templatesDir)
+	if err != nil {
+		return err
+	}
+	if err := site.CheckOutputDir(o.outDir, dir, tdir); err != nil {
 		return err // before the build, which would be thrown away
 	}
-	s, err := site.Build(site.Options{Content: src, ContentName: contentName(o.contentDir)}, o.outDir, dir)
+	opts := site.Options{Content: src, ContentName: contentName(o.contentDir)}
+	if tdir != "" {
+		opts.Templates = os.DirFS(tdir)
+	}
+	if dir == "" {
+		// Said before the build, so that a reader who expected their own
+		// pages knows at once why the summary counts the guide's.
+		fmt.Fprintf(stdout, "there is no ./%s folder here: building the guide built into kflowgen (--content DIR builds your own pages)\n", defaultContentDir)
+	}
+	s, err := site.Build(opts, o.outDir, dir)
 	var left *site.LeftoverError
 	if errors.As(err, &left) && s != nil {
 		fmt.Fprintf(stderr, "kflowgen: warning: %s\n", sim.EscapeName(left.Error()))

@@ -6,6 +6,9 @@
 //	kflowgen sim FILE [--scenario ID]            print one scenario's trace as JSON
 //	kflowgen serve [--content DIR] [--port N]    preview: rebuild on save, reload the browser
 //	kflowgen bench [--content DIR]               measure build time, page weight, engine speed
+//	kflowgen new DIR                             write a starter content folder
+//	kflowgen completion bash|zsh|fish|powershell print a shell completion script
+//	kflowgen --version                           print the module and engine versions
 //
 // Errors in the user's files are printed one a line as file:line:col:
 // message, and the command exits with status 1.
@@ -16,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -95,12 +99,44 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.CompletionOptions.DisableDefaultCmd = true
+	// --version prints the module's version (the build info of the
+	// binary) and the engine's (sim.EngineVersion).
+	root.Version = versionString()
+	root.SetVersionTemplate("kflowgen {{.Version}}\n")
+	// `kflowgen completion bash|zsh|fish|powershell` is cobra's own
+	// completion command; its help says how to load each script.
+	root.CompletionOptions.HiddenDefaultCmd = false
 	root.AddCommand(
 		newBuildCmd(stdout),
 		newSimCmd(stdout, stderr),
 		newServeCmd(stdout, stderr),
 		newBenchCmd(stdout),
+		newNewCmd(stdout),
 	)
 	return root
+}
+
+// versionString is what --version prints after "kflowgen ": the main
+// module's version as the Go toolchain stamped it into the binary
+// (runtime/debug.ReadBuildInfo: a tag, or a pseudo-version with the
+// commit and "+dirty" for a modified tree; "(devel)" when it had none),
+// and the engine's version, sim.EngineVersion.
+func versionString() string {
+	v := "(unknown)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		// Stamped unless the binary was built with -buildvcs=false; a
+		// pseudo-version already names the commit.
+		for _, s := range bi.Settings {
+			switch {
+			case s.Key == "vcs.revision" && !strings.Contains(v, s.Value[:min(12, len(s.Value))]):
+				v += " commit " + s.Value
+			case s.Key == "vcs.modified" && s.Value == "true" && !strings.HasSuffix(v, "+dirty"):
+				v += " (modified)"
+			}
+		}
+	}
+	return v + " (engine " + sim.EngineVersion + ")"
 }

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/site"
@@ -32,7 +35,9 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 			"partition and replica after each beat, each beat's events (kind, text and fields), and every record's fate.\n" +
 			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
 			"holding one bare scenario. The fence is run as the build runs it: a failed expect: entry of\n" +
-			"either run, or a breach of the engine's invariants, is printed to stderr and exits with 1.",
+			"either run, or a breach of the engine's invariants, is printed to stderr and exits with 1.\n" +
+			"When no file of that name exists, FILE may name a page of the guide built into kflowgen\n" +
+			"(kflowgen sim acks.md --scenario acks-one-loss, from any folder); sim says so on stderr.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
@@ -60,6 +65,12 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 	// Only a regular file, and at most site.MaxPageBytes of it: a pipe
 	// or /dev/zero would never end.
 	src, err := site.ReadInput(o.file)
+	if errors.Is(err, fs.ErrNotExist) {
+		if b, ok := guidePage(o.file); ok {
+			fmt.Fprintf(stderr, "kflowgen: there is no file %s here: reading the page of the guide built into kflowgen\n", sim.EscapeName(o.file))
+			src, err = b, nil
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -94,6 +105,19 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 		return positionList(name, r.Errors, sc.pos)
 	}
 	return nil
+}
+
+// guidePage returns the page of the embedded guide that name names: a
+// page's file ("acks.md") or the same under the repository's content
+// folder ("content/acks.md").
+func guidePage(name string) ([]byte, bool) {
+	p := path.Clean(filepath.ToSlash(name))
+	p = strings.TrimPrefix(p, defaultContentDir+"/")
+	if !fs.ValidPath(p) || !strings.EqualFold(path.Ext(p), ".md") {
+		return nil, false
+	}
+	b, err := fs.ReadFile(content.FS, p)
+	return b, err == nil
 }
 
 // chosen is a parsed fence and the mapping from its fence-relative

@@ -17,6 +17,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// missingChromium says why a browser test cannot run, naming where the
+// browser was looked for.
+const missingChromium = "no Chromium: /usr/bin/chromium (Debian's chromium package) is missing, $CHROMIUM is not set, and none of chromium, chromium-browser, google-chrome is on PATH"
+
 // Chromium returns the browser to drive: $CHROMIUM, else chromium (or
 // chromium-browser, google-chrome) on PATH. With none it skips t, or fails
 // it when CI=true.
@@ -31,9 +35,9 @@ func Chromium(t testing.TB) string {
 		}
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH (CI=true: browser tests must run)")
+		t.Fatal(missingChromium + " (CI=true: browser tests must run)")
 	}
-	t.Skip("no chromium on PATH")
+	t.Skip(missingChromium + ": skipping this browser test (apt-get install chromium runs it)")
 	return ""
 }
 

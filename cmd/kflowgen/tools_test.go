@@ -1,0 +1,145 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/templates"
+)
+
+// kflowgen new writes a folder that builds as it is, into a page with
+// its figure, and refuses a folder that already holds something.
+func TestNewThenBuild(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	code, stdout, stderr := kflowgen(t, "new", dir)
+	if code != 0 {
+		t.Fatalf("new: exit %d, stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "kflowgen build --content "+filepath.ToSlash(dir)) {
+		t.Errorf("new's output does not say how to build: %q", stdout)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, starterPage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A comment on every key line of the fence.
+	inFence := false
+	for i, line := range strings.Split(string(page), "\n") {
+		switch {
+		case line == "```kflow":
+			inFence = true
+		case line == "```":
+			inFence = false
+		case inFence && strings.Contains(line, ":") && !strings.HasPrefix(strings.TrimSpace(line), "- ") && !strings.Contains(line, "# "):
+			t.Errorf("%s:%d: key without a comment: %q", starterPage, i+1, line)
+		}
+	}
+
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr = kflowgen(t, "build", "--content", dir, "--out", out)
+	if code != 0 {
+		t.Fatalf("build of the new folder: exit %d, stderr:\n%s", code, stderr)
+	}
+	if want := "built the home page and 1 page with 1 figure (17 frames) into " + out + "\n"; stdout != want {
+		t.Errorf("build said %q, want %q", stdout, want)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "first-figure.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), `id="first-figure--first-loss"`) {
+		t.Error("first-figure.html has no figure first-figure--first-loss")
+	}
+
+	code, _, stderr = kflowgen(t, "new", dir)
+	if code != 1 || !strings.Contains(stderr, "is not empty") {
+		t.Errorf("new into a folder with a page: exit %d, stderr %q; want a refusal", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, starterPage)); string(b) != string(page) {
+		t.Error("the refused new changed the page")
+	}
+}
+
+// --version names the engine's version and the module's.
+func TestVersion(t *testing.T) {
+	code, stdout, stderr := kflowgen(t, "--version")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "kflowgen ") || !strings.HasSuffix(stdout, " (engine "+sim.EngineVersion+")\n") {
+		t.Errorf("--version printed %q", stdout)
+	}
+}
+
+// cobra's completion command writes a script for each shell the README
+// lists.
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, stdout, stderr := kflowgen(t, "completion", sh)
+		if code != 0 || stderr != "" {
+			t.Errorf("completion %s: exit %d, stderr %q", sh, code, stderr)
+		}
+		if len(stdout) < 1000 || !strings.Contains(stdout, "kflowgen") {
+			t.Errorf("completion %s: %d bytes, not a script for kflowgen", sh, len(stdout))
+		}
+	}
+}
+
+// This package's folder has no acks.md, so sim reads the guide's own,
+// and says so; a name the guide does not have is still an error.
+func TestSimGuidePage(t *testing.T) {
+	code, stdout, stderr := kflowgen(t, "sim", "acks.md", "--scenario", "acks-one-loss")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "there is no file acks.md here: reading the page of the guide built into kflowgen") {
+		t.Errorf("stderr %q does not say the page is the built-in guide's", stderr)
+	}
+	if !strings.Contains(stdout, `"id": "acks-one-loss"`) {
+		t.Errorf("stdout is not the trace of acks-one-loss: %.200s", stdout)
+	}
+	if code, _, stderr := kflowgen(t, "sim", "no-such-page.md"); code != 1 || !strings.Contains(stderr, "no such file") {
+		t.Errorf("sim no-such-page.md: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// build --templates reads the layouts and assets from the folder, as
+// serve --templates does.
+func TestBuildTemplates(t *testing.T) {
+	tdir := t.TempDir()
+	entries, err := fs.ReadDir(templates.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(templates.FS, e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "site.css" {
+			b = append(b, "\n/* from the templates folder */\n"...)
+		}
+		write(t, filepath.Join(tdir, e.Name()), string(b))
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "content", "a.md"), "---\ntitle: A\n---\n\nText.\n")
+	out := filepath.Join(dir, "out")
+	code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "content"), "--templates", tdir, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	css, err := os.ReadFile(filepath.Join(out, "assets", "site.css"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(css), "/* from the templates folder */\n") {
+		t.Error("assets/site.css is not the templates folder's")
+	}
+	if code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "content"), "--templates", filepath.Join(dir, "none"), "--out", out); code != 1 || !strings.Contains(stderr, "templates folder") {
+		t.Errorf("a missing templates folder: exit %d, stderr %q", code, stderr)
+	}
+}
