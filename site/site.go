@@ -61,10 +61,14 @@ type File struct {
 type FigureStat struct {
 	// Page is the page's output file ("acks.html"); ID the figure's DOM id.
 	Page, ID string
-	// Beats is the number of frames (beat 0 included); Records the number
-	// of records the scenario's producer created; Bytes the size of the
-	// figure's markup.
+	// Beats is the number of beats shown (beat 0 included; of the longer
+	// run of a side-by-side figure); Records the number of records the
+	// scenario's producer created; Bytes the size of the figure's markup.
 	Beats, Records, Bytes int
+	// Frames is the frames drawn, as MaxFrames counts them: each run's
+	// beats, beat 0 included, summed over both runs of a figure with
+	// compare: (fence.Work.Frames).
+	Frames int
 	// Run is what the build computed for the fence: its scenarios, their
 	// traces and the markup (Run.HTML), for readers such as the benchmark
 	// that would otherwise compute them again. It is nil for a figure
@@ -210,7 +214,7 @@ func Generate(o Options) (*Site, error) {
 		for _, f := range pg.figures {
 			r := f.result
 			s.Figures = append(s.Figures, FigureStat{Page: outName(pg), ID: FigureID(pg.Slug, r.ScenarioID),
-				Beats: r.Beats, Records: r.Records, Bytes: len(f.HTML), Run: r.run})
+				Beats: r.Beats, Frames: r.Work.Frames, Records: r.Records, Bytes: len(f.HTML), Run: r.run})
 		}
 	}
 

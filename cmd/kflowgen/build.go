@@ -85,13 +85,15 @@ func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
 	} else if err != nil {
 		return wrapSiteErr(err)
 	}
-	beats := 0
+	// Frames as site.MaxFrames counts them (both runs of a side-by-side
+	// figure), so that the summary and the limit's message agree.
+	n := 0
 	for _, f := range s.Figures {
-		beats += f.Beats
+		n += f.Frames
 	}
 	frames := ""
 	if len(s.Figures) > 0 {
-		frames = " (" + count(beats, "frame") + ")"
+		frames = " (" + count(n, "frame") + ")"
 	}
 	// s.Pages leaves out the home page (index.md, or a generated contents
 	// page without one), which every build writes.

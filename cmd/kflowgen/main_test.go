@@ -59,9 +59,14 @@ func TestBuildSummaryCounts(t *testing.T) {
 	write(t, filepath.Join(one, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: fine\nbeats: 4\n```\n")
 	write(t, filepath.Join(two, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: x\nbeats: 1\n```\n\n```kflow\nid: y\nbeats: 2\n```\n")
 	write(t, filepath.Join(two, "b.md"), "---\ntitle: B\n---\n\nNo figure here.\n")
+	// A side-by-side figure draws both runs: 5 frames each, counted as
+	// site.MaxFrames counts them.
+	both := filepath.Join(dir, "both")
+	write(t, filepath.Join(both, "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: pair\nbeats: 4\ncompare: {title: acks 0, producer: {acks: 0}}\n```\n")
 	for _, c := range []struct{ content, want string }{
 		{one, "built the home page and 1 page with 1 figure (5 frames) into "},
 		{two, "built the home page and 2 pages with 2 figures (5 frames) into "},
+		{both, "built the home page and 1 page with 1 figure (10 frames) into "},
 	} {
 		out := filepath.Join(dir, "out")
 		code, stdout, stderr := kflowgen(t, "build", "--content", c.content, "--out", out)
