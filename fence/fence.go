@@ -156,6 +156,10 @@ type Options struct {
 	// ID returns the figure's DOM id for the scenario's id (the site
 	// prefixes the page's slug). Nil means the scenario's id itself.
 	ID func(scenarioID string) string
+	// Workers bounds the goroutines that draw the beats
+	// (svganim.Options.Workers): 0 means GOMAXPROCS, 1 none besides the
+	// caller's. It never changes the markup.
+	Workers int
 }
 
 // Draw renders r's figure into r.HTML: one frame per beat, or both runs
@@ -180,7 +184,7 @@ func (r *Result) Draw(o Options) {
 	// The fence's poster: chooses both the no-JS picture and where the
 	// stepper opens; without it the renderer picks the most telling beat
 	// for the picture and the stepper opens at the start.
-	so := svganim.Options{ID: id, Notes: r.Scenario.Notes}
+	so := svganim.Options{ID: id, Notes: r.Scenario.Notes, Workers: o.Workers}
 	if r.Scenario.HasPoster {
 		so.Poster, so.PosterChosen, so.Open = r.Scenario.Poster, true, r.Scenario.Poster
 	}

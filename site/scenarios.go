@@ -130,11 +130,20 @@ func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 		parsed[i] = fence.Parse(j.fig.Body)
 	})
 	skip, errs := checkSiteLimits(jobs, results, parsed)
-	parallel(len(jobs), func(i int) {
-		if skip[i] || results[i] != nil {
-			return
+	var todo []int // the fences to run and draw
+	for i := range jobs {
+		if !skip[i] && results[i] == nil {
+			todo = append(todo, i)
 		}
-		r := computeFigure(jobs[i].page.Slug, parsed[i])
+	}
+	// One level of workers: the fences are spread over GOMAXPROCS of
+	// them, and a figure draws its beats on its worker alone — unless
+	// there are fewer fences than processors (a save that changed one),
+	// when each gets a share of the rest to draw its beats with.
+	drawWorkers := max(1, runtime.GOMAXPROCS(0)/max(1, len(todo)))
+	parallel(len(todo), func(k int) {
+		i := todo[k]
+		r := computeFigure(jobs[i].page.Slug, parsed[i], drawWorkers)
 		if o.Cache != nil {
 			c := *r
 			c.run = nil
@@ -192,10 +201,10 @@ func parallel(n int, f func(i int)) {
 }
 
 // computeFigure runs, checks and draws one parsed fence of the page with
-// the given slug.
-func computeFigure(slug string, p *fence.Parsed) *FigureResult {
+// the given slug, drawing its beats on at most workers goroutines.
+func computeFigure(slug string, p *fence.Parsed, workers int) *FigureResult {
 	run := p.Run()
-	run.Draw(fence.Options{ID: func(id string) string { return FigureID(slug, id) }})
+	run.Draw(fence.Options{ID: func(id string) string { return FigureID(slug, id) }, Workers: workers})
 	r := &FigureResult{HTML: run.HTML, Work: p.Work(), Problems: run.Errors, run: run}
 	if sc := run.Scenario; sc != nil {
 		r.ScenarioID, r.IDPos = sc.ID, sc.IDPos

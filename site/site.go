@@ -128,31 +128,45 @@ func Generate(o Options) (*Site, error) {
 		return nil, sim.ErrorList{{File: file, Msg: fmt.Sprintf("the site has %d pages (*.md files): Kafka Flow allows at most %d, and this is page %d in path order", len(paths), MaxPages, MaxPages+1)}}
 	}
 
+	// Pages are read and parsed on GOMAXPROCS workers (goldmark's parser
+	// and renderer are safe for concurrent use; each parse has its own
+	// context) and gathered in path order.
 	md := newMarkdown()
-	var errs sim.ErrorList
-	var pages []*Page
-	var home *Page
-	slugs := map[string]string{}
-	for _, p := range paths {
+	type parsedPage struct {
+		pg   *Page
+		errs sim.ErrorList
+		err  error
+	}
+	read := make([]parsedPage, len(paths))
+	parallel(len(paths), func(i int) {
+		p := paths[i]
 		file := p
 		if o.ContentName != "" {
 			file = path.Join(o.ContentName, p)
 		}
 		src, err := readPage(o.Content, p, file)
 		var big *pageSizeError
-		var pg *Page
 		switch {
 		case errors.As(err, &big):
 			// Left unread; it stays a page, so links to it do not fail too.
-			errs = append(errs, sim.Error{File: file, Msg: big.msg})
-			pg = &Page{Path: p, File: file, Slug: Slug(p), doc: ast.NewDocument()}
+			read[i].errs = sim.ErrorList{{File: file, Msg: big.msg}}
+			read[i].pg = &Page{Path: p, File: file, Slug: Slug(p), doc: ast.NewDocument()}
 		case err != nil:
-			return nil, fmt.Errorf("reading content: %w", err)
+			read[i].err = fmt.Errorf("reading content: %w", err)
 		default:
-			var perrs sim.ErrorList
-			pg, perrs = parsePage(md, p, file, src)
-			errs = append(errs, perrs...)
+			read[i].pg, read[i].errs = parsePage(md, p, file, src)
 		}
+	})
+	var errs sim.ErrorList
+	var pages []*Page
+	var home *Page
+	slugs := map[string]string{}
+	for i, p := range paths {
+		if read[i].err != nil {
+			return nil, read[i].err
+		}
+		pg, file := read[i].pg, read[i].pg.File
+		errs = append(errs, read[i].errs...)
 		if p == homeSource {
 			home = pg
 			continue
@@ -222,10 +236,17 @@ func Generate(o Options) (*Site, error) {
 	if home != nil {
 		siteTitle = home.Title
 	}
-	for i, pg := range pages {
+	// Pages are rendered on GOMAXPROCS workers too (a template may be
+	// executed in parallel), each into its own slot; the first error in
+	// site order is the one returned.
+	rendered := make([]File, len(pages))
+	rerrs := make([]error, len(pages))
+	parallel(len(pages), func(i int) {
+		pg := pages[i]
 		body, err := renderBody(md, pg)
 		if err != nil {
-			return nil, err
+			rerrs[i] = err
+			return
 		}
 		d := layoutData{SiteTitle: siteTitle, Title: pg.Title, Summary: pg.Summary, Content: body,
 			Headings: pg.Headings, HasFigures: len(pg.figures) > 0, Assets: AssetDir + "/", Home: "index.html",
@@ -239,10 +260,17 @@ func Generate(o Options) (*Site, error) {
 		}
 		var buf bytes.Buffer
 		if err := tmpl.ExecuteTemplate(&buf, "layout.html", d); err != nil {
-			return nil, fmt.Errorf("templates: layout.html: %w", err)
+			rerrs[i] = fmt.Errorf("templates: layout.html: %w", err)
+			return
 		}
-		s.Files = append(s.Files, File{Path: outName(pg), Data: buf.Bytes()})
+		rendered[i] = File{Path: outName(pg), Data: buf.Bytes()}
+	})
+	for _, err := range rerrs {
+		if err != nil {
+			return nil, err
+		}
 	}
+	s.Files = append(s.Files, rendered...)
 
 	hd := layoutData{SiteTitle: siteTitle, Title: siteTitle, Assets: AssetDir + "/", Home: "index.html",
 		Nav: navItems(pages, -1), PlaygroundHref: playground.PageFile}

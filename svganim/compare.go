@@ -54,6 +54,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	offset := 0
 	seen := map[KeyStyle]bool{}
 	scenes := [2]*scene{newScene(a), newScene(b)}
+	scenes[0].workers, scenes[1].workers = o.Workers, o.Workers
 	widest := max(scenes[0].l.W, scenes[1].l.W)
 	for i, t := range []*sim.Trace{a, b} {
 		s := scenes[i]

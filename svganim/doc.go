@@ -74,7 +74,7 @@
 // Building a figure draws every beat and lines the marks up (unite in
 // patch.go), keeping for each mark only the beats where it changes: a
 // scenario at every limit has about 4,800 marks over 401 beats, most of
-// them unchanged most beats. Beats are drawn on up to GOMAXPROCS
+// them unchanged most beats. Beats are drawn on up to GOMAXPROCS (or Options.Workers)
 // goroutines and merged in beat order on the caller's, so the output never
 // depends on the schedule; each drawing goroutine remembers the log cells
 // and verdict discs it drew (logs only grow or truncate), so a beat builds

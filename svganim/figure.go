@@ -34,6 +34,13 @@ type Options struct {
 	// headline beneath it. A note for a beat outside the trace is an
 	// error.
 	Notes []sim.Note
+	// Workers bounds the goroutines that draw the figure's beats at once:
+	// 0 means GOMAXPROCS, 1 draws them on the caller's goroutine. A
+	// caller that already spreads figures over GOMAXPROCS workers (the
+	// site's build) passes 1, so that the build has one level of workers
+	// rather than each of its workers starting GOMAXPROCS of these. The
+	// markup is the same for every value.
+	Workers int
 }
 
 var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -79,6 +86,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 		return nil, err
 	}
 	s := newScene(t)
+	s.workers = o.Workers
 	d := figData{ID: o.ID, Title: t.Title, Last: last, Poster: poster, Open: o.Open}
 	if d.Title == "" {
 		d.Title = t.ID

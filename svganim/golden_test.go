@@ -66,7 +66,8 @@ func TestGolden(t *testing.T) {
 }
 
 // TestDeterministic renders every trace twice, the second time from
-// several goroutines at once, and expects identical bytes.
+// several goroutines at once, each with its own Options.Workers (1 to 4:
+// the site's build draws with 1), and expects identical bytes.
 func TestDeterministic(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	for _, nt := range allTraces(t) {
@@ -80,7 +81,7 @@ func TestDeterministic(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				outs[i], _ = Figure(nt.t, Options{ID: "d"})
+				outs[i], _ = Figure(nt.t, Options{ID: "d", Workers: i + 1})
 			}()
 		}
 		wg.Wait()

@@ -88,6 +88,9 @@ type scene struct {
 	recKey map[int]int    // record id → index into keys (-1 unknown)
 	recs   map[int]sim.Record
 	last   int // the last beat's number
+	// workers is Options.Workers: how many goroutines drawAll may use
+	// (0: GOMAXPROCS).
+	workers int
 	// consumer caches what consumer member rows read from the whole
 	// trace (consumer.go); built on first use.
 	consumer *consumerMemo
@@ -282,12 +285,16 @@ func (s *scene) drawInto(bi int, ms []mark) []mark {
 
 // drawAll draws every beat of the trace and hands each to merge, in beat
 // order, as a list that merge must not keep. Beats are drawn by up to
-// GOMAXPROCS goroutines at once, a few beats ahead of merge, which runs on
+// Options.Workers (default GOMAXPROCS) goroutines at once, a few beats ahead of merge, which runs on
 // the caller's goroutine; a panic while drawing reaches the caller when
 // merge gets to that beat, so the result never depends on the schedule.
 func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 	n := len(s.t.Beats)
-	w := min(runtime.GOMAXPROCS(0), n/8)
+	w := s.workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	w = min(w, n/8)
 	if w <= 1 {
 		ws := *s
 		ws.reuse = newReuse()
