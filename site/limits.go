@@ -23,7 +23,7 @@ const (
 	// each frame draws every broker, partition and member, however few
 	// records there are, so a site of thousands of one-record figures at
 	// the broker, partition and member limits needs this bound too
-	// (5,000 of them took 3 minutes and 3.7 GB). The guide has 874, the
+	// (5,000 of them took 3 minutes and 3.7 GB). The guide has 916, the
 	// number kflowgen build's summary prints (FigureStat.Frames).
 	MaxFrames = 20_000
 )
