@@ -148,6 +148,15 @@ type stream struct {
 
 func listen(t testing.TB, base, page, v string) *stream {
 	t.Helper()
+	st := openStream(t, base, page, v)
+	t.Cleanup(st.close)
+	return st
+}
+
+// openStream is listen without the cleanup: the caller closes the stream
+// (the soak test opens thousands, which cleanups would keep until the end).
+func openStream(t testing.TB, base, page, v string) *stream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+EventsPath+"?page="+page+"&v="+v, nil)
 	resp, err := http.DefaultClient.Do(req)
@@ -183,7 +192,6 @@ func listen(t testing.TB, base, page, v string) *stream {
 		}
 	}()
 	st.close = func() { cancel(); resp.Body.Close(); <-done }
-	t.Cleanup(st.close)
 	return st
 }
 

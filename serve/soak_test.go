@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestSoak(t *testing.T) {
 	var streams []*open
 	connect := func(o *open) {
 		r := get(t, base+"/"+o.page)
-		o.st = listen(t, base, o.page, version(t, r.body))
+		o.st = openStream(t, base, o.page, version(t, r.body))
 		o.st.expect(t, "fixed")
 	}
 	for _, p := range pages {
@@ -58,6 +59,11 @@ func TestSoak(t *testing.T) {
 			streams = append(streams, o)
 		}
 	}
+	t.Cleanup(func() {
+		for _, o := range streams {
+			o.st.close()
+		}
+	})
 	originals := map[string]string{}
 	for _, p := range pages {
 		b, _ := os.ReadFile(filepath.Join(dir, p))
@@ -70,6 +76,18 @@ func TestSoak(t *testing.T) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		fd, _ := os.ReadDir("/proc/self/fd")
+		if prof := os.Getenv("KFLOWGEN_SOAK_HEAP"); prof != "" {
+			// KFLOWGEN_SOAK_HEAP=PREFIX writes PREFIX.start and
+			// PREFIX.end heap profiles, to look into any growth.
+			name := prof + ".start"
+			if _, err := os.Stat(name); err == nil {
+				name = prof + ".end"
+			}
+			if f, err := os.Create(name); err == nil {
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}
 		return m.HeapAlloc, runtime.NumGoroutine(), len(fd)
 	}
 	// A save edits one page, whose streams reload (and are opened again);
