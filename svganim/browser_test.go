@@ -22,7 +22,10 @@ import (
 	"github.com/kafkaflow/kflowgen/sim"
 )
 
-var shots = flag.String("shots", "", "write browser screenshots of the test page into this folder")
+var (
+	shots   = flag.String("shots", "", "write browser screenshots of the test page into this folder")
+	shotIDs = flag.String("shot-ids", "", "with -shots: only these figures (comma-separated ids, as safeID writes them)")
+)
 
 // testPage serves a page with the given figures, figure.css, kf-words.js
 // and stepper.js, as a site would.
@@ -346,21 +349,29 @@ func TestBrowserNoAutoplay(t *testing.T) {
 }
 
 // TestBrowserShots takes screenshots of every guide and testdata figure
-// in light and dark mode at desktop and phone widths, for a person to
-// look at: go test ./svganim -run Shots -shots /tmp/shots
+// in light and dark mode at desktop (1280 px) and phone (390 px) widths,
+// each at beat 0, its poster beat and its last beat, for a person to look
+// at: go test ./svganim -run Shots -shots /tmp/shots [-shot-ids a,b]
 func TestBrowserShots(t *testing.T) {
 	if *shots == "" {
 		t.Skip("no -shots folder given")
 	}
 	var figs [][]byte
 	var ids []string
+	want := map[string]bool{}
+	for _, id := range strings.Split(*shotIDs, ",") {
+		if id != "" {
+			want[id] = true
+		}
+	}
 	for _, nt := range append(guideTraces(t), testdataTraces(t)...) {
 		id := safeID(nt.name)
+		if len(want) > 0 && !want[id] {
+			continue
+		}
 		figs = append(figs, mustFigure(t, nt.t, id))
 		ids = append(ids, id)
 	}
-	figs = append(figs, mustFigure(t, groupsTrace(), "groups"))
-	ids = append(ids, "groups")
 	srv := testPage(t, figs...)
 	if err := os.MkdirAll(*shots, 0o755); err != nil {
 		t.Fatal(err)
@@ -368,17 +379,22 @@ func TestBrowserShots(t *testing.T) {
 	for _, sz := range []struct {
 		name string
 		w, h int
-	}{{"desktop", 1100, 900}, {"phone", 390, 844}} {
+	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
 		for _, scheme := range []string{"light", "dark"} {
 			ctx, checkErrors := browser(t, sz.w, sz.h)
 			run(t, ctx, emulateScheme(scheme), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
 			for _, id := range ids {
-				buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+id)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(*shots, id+"-"+sz.name+"-"+scheme+".png"), buf, 0o644); err != nil {
-					t.Fatal(err)
+				for _, at := range []string{"start", "poster", "last"} {
+					eval[bool](t, ctx, `(function(f){var b={start:0, poster:+f.dataset.poster, last:+f.dataset.last}['`+at+`'];
+						location.hash='#'+f.id+'@'+b; return true})(document.getElementById('`+id+`'))`)
+					run(t, ctx, chromedp.Sleep(400*time.Millisecond)) // let the slides end
+					buf, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+id)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(*shots, id+"-"+sz.name+"-"+scheme+"-"+at+".png"), buf, 0o644); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 			checkErrors()
