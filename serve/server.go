@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -85,9 +86,12 @@ func engineVersion() string {
 // and tells open pages when to reload. Create it with New; it is an
 // http.Handler.
 type Server struct {
-	o       Options
-	tmp     string // private folder holding the generations
-	cache   *genCache
+	o     Options
+	tmp   string // private folder holding the generations
+	cache *genCache
+	// pages keeps the last build's rendered pages (site.PageCache), so a
+	// save renders only the pages whose inputs changed.
+	pages   site.PageCache
 	watcher *fsnotify.Watcher // nil when nothing is watched
 	// roots are the watched folders (content, templates) by absolute
 	// path; their parents are watched too, for one event only: a root
@@ -122,7 +126,23 @@ type generation struct {
 	// bytes and of every shared asset: a page must reload when either
 	// changed.
 	pages map[string]string
-	refs  sync.WaitGroup // requests still reading this generation
+	// files holds every output file's bytes by path, and shared the
+	// digest of the shared assets: the next build links the files that
+	// did not change instead of writing them, and keeps their versions
+	// instead of hashing them again.
+	files  map[string][]byte
+	shared []byte
+	refs   sync.WaitGroup // requests still reading this generation
+}
+
+// versionOf returns the version of the page at path p (false for a nil
+// generation or a page it does not have).
+func (g *generation) versionOf(p string) (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	v, ok := g.pages[p]
+	return v, ok
 }
 
 // failure is a failed build: what the terminal and the overlay show.
@@ -253,7 +273,7 @@ func (s *Server) Rebuild() BuildResult {
 	s.builds++
 	r := BuildResult{N: s.builds}
 
-	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, EngineVersion: EngineVersion}
+	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, Pages: &s.pages, EngineVersion: EngineVersion}
 	if s.o.TemplatesDir != "" {
 		opts.Templates = os.DirFS(s.o.TemplatesDir)
 	}
@@ -307,28 +327,67 @@ func describeChanged(changed []string) string {
 // opens it as an os.Root, through which every request is answered.
 func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
 	dir := filepath.Join(s.tmp, fmt.Sprintf("build-%d", n))
-	g := &generation{n: n, dir: dir, pages: map[string]string{}}
-	assets := sha256.New()
+	g := &generation{n: n, dir: dir, pages: map[string]string{}, files: map[string][]byte{}}
+	s.mu.Lock()
+	old := s.gen // written by this goroutine alone (buildMu); retired only after publish
+	s.mu.Unlock()
+	// same says a file is the previous generation's, byte for byte.
+	same := func(f site.File) bool {
+		if old == nil {
+			return false
+		}
+		b, ok := old.files[f.Path]
+		return ok && bytes.Equal(b, f.Data)
+	}
+	assetsSame := old != nil
 	for _, f := range built.Files {
-		if path.Ext(f.Path) != ".html" {
-			fmt.Fprintf(assets, "%d:%s\x00%d:", len(f.Path), f.Path, len(f.Data))
-			assets.Write(f.Data)
+		if path.Ext(f.Path) != ".html" && !same(f) {
+			assetsSame = false
 		}
 	}
-	shared := assets.Sum(nil)
+	if assetsSame {
+		for p := range old.files {
+			if path.Ext(p) != ".html" && built.File(p) == nil {
+				assetsSame = false // an asset was removed
+			}
+		}
+	}
+	if assetsSame {
+		g.shared = old.shared
+	} else {
+		assets := sha256.New()
+		for _, f := range built.Files {
+			if path.Ext(f.Path) != ".html" {
+				fmt.Fprintf(assets, "%d:%s\x00%d:", len(f.Path), f.Path, len(f.Data))
+				assets.Write(f.Data)
+			}
+		}
+		g.shared = assets.Sum(nil)
+	}
 	for _, f := range built.Files {
+		g.files[f.Path] = f.Data
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("private output folder: %w", err)
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("private output folder: %w", err)
+		unchanged := same(f)
+		// An unchanged file is linked to the previous generation's copy
+		// (never written to again), not written; where links fail, it is
+		// written.
+		if !unchanged || os.Link(filepath.Join(old.dir, filepath.FromSlash(f.Path)), p) != nil {
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				os.RemoveAll(dir)
+				return nil, fmt.Errorf("private output folder: %w", err)
+			}
 		}
 		if path.Ext(f.Path) == ".html" {
+			if v, ok := old.versionOf(f.Path); unchanged && assetsSame && ok {
+				g.pages[f.Path] = v
+				continue
+			}
 			h := sha256.New()
-			h.Write(shared)
+			h.Write(g.shared)
 			h.Write(f.Data)
 			g.pages[f.Path] = hex.EncodeToString(h.Sum(nil))[:20]
 		}

@@ -33,6 +33,9 @@ type Options struct {
 	Templates fs.FS
 	// Cache, when set, keeps scenario results between builds.
 	Cache Cache
+	// Pages, when set, keeps the rendered pages between builds, so that
+	// a build renders only the pages whose inputs changed (PageCache).
+	Pages *PageCache
 	// EngineVersion is mixed into every cache key. A cache that outlives
 	// the process must set it to something that changes with the engine
 	// and renderer; an in-process cache may leave it empty.
@@ -241,8 +244,28 @@ func Generate(o Options) (*Site, error) {
 	// site order is the one returned.
 	rendered := make([]File, len(pages))
 	rerrs := make([]error, len(pages))
+	var tmplDigest []byte
+	var pageSet []string
+	if o.Pages != nil {
+		o.Pages.begin()
+		if tmplDigest, err = templatesDigest(tfs); err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		for _, pg := range all {
+			pageSet = append(pageSet, pg.Path)
+		}
+	}
 	parallel(len(pages), func(i int) {
 		pg := pages[i]
+		var key string
+		if o.Pages != nil {
+			key = pageKey(tmplDigest, siteTitle, pageSet, pages, i)
+			if b, ok := o.Pages.get(key); ok {
+				o.Pages.put(key, b)
+				rendered[i] = File{Path: outName(pg), Data: b}
+				return
+			}
+		}
 		body, err := renderBody(md, pg)
 		if err != nil {
 			rerrs[i] = err
@@ -264,11 +287,17 @@ func Generate(o Options) (*Site, error) {
 			return
 		}
 		rendered[i] = File{Path: outName(pg), Data: buf.Bytes()}
+		if o.Pages != nil {
+			o.Pages.put(key, buf.Bytes())
+		}
 	})
 	for _, err := range rerrs {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if o.Pages != nil {
+		o.Pages.commit()
 	}
 	s.Files = append(s.Files, rendered...)
 

@@ -1,0 +1,65 @@
+package serve
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A save that changes one page's text renders that page alone and
+// writes that page alone: every other file of the new generation is the
+// previous generation's file, linked (the same inode), and keeps its
+// version, so only the edited page reloads. The served bytes are still
+// a cold build's (TestWarmCacheSameBytes, and site's
+// TestIncrementalMatchesCold on random edits).
+func TestSaveWritesOnlyWhatChanged(t *testing.T) {
+	dir := copyGuide(t)
+	s, err := New(Options{ContentDir: dir, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// The previous generation is removed once the new one is served:
+	// its files' identities are taken now.
+	before := map[string]os.FileInfo{}
+	for p := range readTree(t, s.Dir()) {
+		st, err := os.Stat(filepath.Join(s.Dir(), filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[p] = st
+	}
+	page := filepath.Join(dir, "acks.md")
+	src, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, page, strings.Replace(string(src), "\n\n", "\n\nA sentence added by the test.\n\n", 2))
+	r := s.Rebuild()
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if len(r.Changed) != 1 || r.Changed[0] != "acks.html" {
+		t.Errorf("changed pages %v, want [acks.html]", r.Changed)
+	}
+	if s.pages.Rendered != 1 {
+		t.Errorf("%d pages rendered (%d reused), want 1", s.pages.Rendered, s.pages.Reused)
+	}
+	after := s.Dir()
+	files := 0
+	for p := range readTree(t, after) {
+		files++
+		a := before[p]
+		b, err := os.Stat(filepath.Join(after, filepath.FromSlash(p)))
+		if a == nil || err != nil {
+			t.Fatalf("%s: not in both generations (%v)", p, err)
+		}
+		if linked := os.SameFile(a, b); linked == (p == "acks.html") {
+			t.Errorf("%s: linked to the previous generation's file = %v", p, linked)
+		}
+	}
+	if files < 20 {
+		t.Errorf("%d files in the generation", files)
+	}
+}

@@ -1,0 +1,155 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kafkaflow/kflowgen/templates"
+	"pgregory.net/rapid"
+)
+
+// incrPage is one page of the property test's site, as its fields.
+type incrPage struct {
+	title, summary, text string
+	weight, beats        int
+	acks                 string
+	link                 string // another page's path, or ""
+	fence                bool
+}
+
+func (p incrPage) source(name string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\ntitle: %s\nweight: %d\n", p.title, p.weight)
+	if p.summary != "" {
+		fmt.Fprintf(&b, "summary: %s\n", p.summary)
+	}
+	fmt.Fprintf(&b, "---\n\n%s\n", p.text)
+	if p.link != "" {
+		fmt.Fprintf(&b, "\nSee [there](%s).\n", p.link)
+	}
+	if p.fence {
+		id := strings.TrimSuffix(name, ".md")
+		fmt.Fprintf(&b, "\n```kflow\nid: f-%s\nbeats: %d\nproducer: {acks: %s, records: 2}\n```\n", id, p.beats, p.acks)
+	}
+	return b.String()
+}
+
+// TestIncrementalMatchesCold applies random sequences of edits — a
+// title, a weight, a summary, the text, a fence's beats or acks, a link,
+// a page added or removed, the layout — and after each one builds twice:
+// incrementally, with the scenario Cache and the PageCache kept from the
+// builds before (as serve does), and cold, from nothing. Both must give
+// the same files, byte for byte, or the same errors.
+func TestIncrementalMatchesCold(t *testing.T) {
+	layout, err := fs.ReadFile(templates.FS, "layout.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"a.md", "b.md", "c.md", "d.md", "e.md"}
+	titles := []string{"Alpha", "Beta", "Gamma", "Delta"}
+	rapid.Check(t, func(rt *rapid.T) {
+		site := map[string]incrPage{}
+		for _, n := range names[:3] {
+			site[n] = incrPage{title: "Page " + n, weight: 10, text: "Some text.", beats: 3, acks: "all", fence: true}
+		}
+		tmpl := fstest.MapFS{}
+		setLayout := func(extra string) {
+			for _, name := range []string{"index.html", "site.css", "figure.css", "favicon.svg"} {
+				b, _ := fs.ReadFile(templates.FS, name)
+				tmpl[name] = &fstest.MapFile{Data: b}
+			}
+			tmpl["layout.html"] = &fstest.MapFile{Data: bytes.Replace(layout, []byte("</body>"), []byte(extra+"</body>"), 1)}
+		}
+		setLayout("")
+		cache, pages := NewMemoryCache(), &PageCache{}
+
+		steps := rapid.IntRange(1, 8).Draw(rt, "steps")
+		for step := range steps {
+			n := rapid.SampledFrom(names).Draw(rt, "page")
+			p, exists := site[n]
+			switch kind := rapid.IntRange(0, 8).Draw(rt, "edit"); {
+			case !exists || kind == 0:
+				if exists && len(site) > 1 {
+					delete(site, n) // a page removed (a link to it fails both builds)
+				} else {
+					site[n] = incrPage{title: "New " + n, weight: 5, text: "New.", beats: 2, acks: "1", fence: rapid.Bool().Draw(rt, "fence")}
+				}
+			case kind == 1:
+				p.title = rapid.SampledFrom(titles).Draw(rt, "title")
+			case kind == 2:
+				p.weight = rapid.IntRange(0, 3).Draw(rt, "weight")
+			case kind == 3:
+				p.summary = rapid.SampledFrom([]string{"", "Short.", "Longer summary."}).Draw(rt, "summary")
+			case kind == 4:
+				p.text = rapid.SampledFrom([]string{"Some text.", "Other *text*.", "## A heading\n\nBody."}).Draw(rt, "text")
+			case kind == 5:
+				p.beats = rapid.IntRange(1, 5).Draw(rt, "beats")
+			case kind == 6:
+				p.acks = rapid.SampledFrom([]string{"0", "1", "all"}).Draw(rt, "acks")
+			case kind == 7:
+				p.link = rapid.SampledFrom(append([]string{""}, names...)).Draw(rt, "link")
+			case kind == 8:
+				setLayout(rapid.SampledFrom([]string{"", "<p>v2</p>", "<p>v3</p>"}).Draw(rt, "layout"))
+			}
+			if _, still := site[n]; still && exists {
+				site[n] = p
+			}
+
+			content := fstest.MapFS{}
+			for name, pg := range site {
+				content[name] = &fstest.MapFile{Data: []byte(pg.source(name))}
+			}
+			incr, ierr := Generate(Options{Content: content, ContentName: "content", Templates: tmpl, Cache: cache, Pages: pages})
+			cold, cerr := Generate(Options{Content: content, ContentName: "content", Templates: tmpl})
+			if (ierr == nil) != (cerr == nil) || (ierr != nil && ierr.Error() != cerr.Error()) {
+				rt.Fatalf("step %d: incremental build error %v, cold %v", step, ierr, cerr)
+			}
+			if cerr != nil {
+				continue
+			}
+			if len(incr.Files) != len(cold.Files) {
+				rt.Fatalf("step %d: %d files incrementally, %d cold", step, len(incr.Files), len(cold.Files))
+			}
+			for i, f := range cold.Files {
+				if incr.Files[i].Path != f.Path || !bytes.Equal(incr.Files[i].Data, f.Data) {
+					rt.Fatalf("step %d: %s differs from a cold build", step, f.Path)
+				}
+			}
+		}
+	})
+}
+
+// A save that changes one page's text renders that page alone; one that
+// changes a title renders every page, since every page's navigation
+// shows it.
+func TestPageCacheRendersWhatChanged(t *testing.T) {
+	content := fstest.MapFS{}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		content[n+".md"] = &fstest.MapFile{Data: []byte("---\ntitle: " + n + "\n---\n\nText.\n")}
+	}
+	pages := &PageCache{}
+	build := func() {
+		t.Helper()
+		if _, err := Generate(Options{Content: content, Pages: pages}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build()
+	if pages.Rendered != 4 || pages.Reused != 0 {
+		t.Fatalf("first build: %d rendered, %d reused; want 4, 0", pages.Rendered, pages.Reused)
+	}
+	content["b.md"] = &fstest.MapFile{Data: []byte("---\ntitle: b\n---\n\nOther text.\n")}
+	build()
+	if pages.Rendered != 1 || pages.Reused != 3 {
+		t.Errorf("after a text edit: %d rendered, %d reused; want 1, 3", pages.Rendered, pages.Reused)
+	}
+	content["c.md"] = &fstest.MapFile{Data: []byte("---\ntitle: c, renamed\n---\n\nText.\n")}
+	build()
+	if pages.Rendered != 4 || pages.Reused != 0 {
+		t.Errorf("after a title edit: %d rendered, %d reused; want 4, 0", pages.Rendered, pages.Reused)
+	}
+}
