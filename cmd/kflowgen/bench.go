@@ -1,11 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
-	"strings"
 
 	"github.com/kafkaflow/kflowgen/bench"
 	"github.com/spf13/cobra"
@@ -80,8 +80,10 @@ func runBench(o *benchOptions, stdout io.Writer) (err error) {
 	if err := r.Write(stdout); err != nil {
 		return err
 	}
-	if missed := r.Missed(); len(missed) > 0 {
-		return fmt.Errorf("byte budgets missed:\n  %s", strings.Join(missed, "\n  "))
+	// One error a missed byte budget, each printed on its own line.
+	var missed []error
+	for _, m := range r.Missed() {
+		missed = append(missed, errors.New("byte budget missed: "+m))
 	}
-	return nil
+	return errors.Join(missed...)
 }
