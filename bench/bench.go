@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/serve"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/site"
@@ -30,6 +31,9 @@ const (
 	// EngineBudget is the least number of record-beats the engine must
 	// simulate per second.
 	EngineBudget = 1_000_000
+	// WasmGzipBudget is issue 15's bound on the playground's WebAssembly
+	// module, gzipped: 1.5 MB (decimal, 1,500,000 bytes).
+	WasmGzipBudget = 1_500_000
 )
 
 // Options configure Run.
@@ -92,6 +96,17 @@ type Report struct {
 	// build above spent checking the engine's invariants (every build
 	// checks them). LimitsInvariants is the same for LimitsPage's figure.
 	Invariants, LimitsInvariants Timing
+	// Playground weighs the playground's WebAssembly module.
+	Playground PlaygroundWeight
+}
+
+// PlaygroundWeight is the size of the playground's WebAssembly module
+// (the parser, engine and renderer; package playground): WasmRaw its
+// bytes, WasmGzip the committed kflow.wasm.gz (gzip, best compression),
+// Asset the site's kflow-wasm.js that carries it as base64 (so that it
+// loads from file://) and AssetGzip that file at gzip's default level.
+type PlaygroundWeight struct {
+	WasmRaw, WasmGzip, Asset, AssetGzip int
 }
 
 // Timing is the median and the fastest wall-clock time of several timed
@@ -216,6 +231,14 @@ func Run(o Options) (*Report, error) {
 		return nil, err
 	}
 	r.Scripts = scriptWeight(s)
+	wasm, err := playground.Wasm()
+	if err != nil {
+		return nil, err
+	}
+	r.Playground = PlaygroundWeight{WasmRaw: len(wasm), WasmGzip: len(playground.WasmGz())}
+	if a := s.File(wasmCarrier); a != nil {
+		r.Playground.Asset, r.Playground.AssetGzip = len(a), GzipSize(a)
+	}
 
 	// Weigh the figures and time the engine on what the first build
 	// computed: its scenarios, traces and markup, nothing derived again.

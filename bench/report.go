@@ -64,6 +64,10 @@ func (r *Report) Write(w io.Writer) error {
 		return strconv.Itoa(n / r.Beats)
 	}
 	p("site bytes\t%d raw, %d gzip (%s raw, %s gzip per beat)", r.Raw, r.Gzip, perBeat(r.Raw), perBeat(r.Gzip))
+	if pw := r.Playground; pw.WasmRaw > 0 {
+		p("playground .wasm\t%d raw, %d gzip\t≤ %d gzip\t%s\t(kflow-wasm.js, its base64 for file://: %d raw, %d gzip)",
+			pw.WasmRaw, pw.WasmGzip, WasmGzipBudget, verdict(pw.WasmGzip <= WasmGzipBudget), pw.Asset, pw.AssetGzip)
+	}
 	p("")
 	p("page (first paint)\tHTML gzip B\tCSS+JS gzip B\ttotal B\tbudget\t")
 	for _, x := range r.PageWeights {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/site"
 	"github.com/kafkaflow/kflowgen/svganim"
 )
@@ -46,6 +47,13 @@ func TestRunCountsWhatTheBuildBuilt(t *testing.T) {
 	if r.Pages != 2 || r.Figures != 3 || r.Beats != beats || beats != 7+13+10 || r.Raw != raw || r.Gzip != gz {
 		t.Errorf("report: %d pages, %d figures, %d beats, %d raw, %d gzip; the build: 2, 3, %d, %d, %d",
 			r.Pages, r.Figures, r.Beats, r.Raw, r.Gzip, beats, raw, gz)
+	}
+	// The playground's module: its raw size, the committed gzip, and the
+	// site's base64 carrier, about 4/3 of the gzip.
+	wasm, _ := playground.Wasm()
+	if pw := r.Playground; pw.WasmRaw != len(wasm) || pw.WasmGzip != len(playground.WasmGz()) || pw.WasmGzip >= pw.WasmRaw ||
+		pw.Asset != len(s.File("assets/kflow-wasm.js")) || pw.Asset < pw.WasmGzip*4/3 || pw.AssetGzip <= 0 {
+		t.Errorf("playground weight %+v; the module is %d bytes, %d gzip", pw, len(wasm), len(playground.WasmGz()))
 	}
 	var ids []string
 	for i, w := range r.Weights {

@@ -34,7 +34,8 @@ func newBenchCmd(stdout io.Writer) *cobra.Command {
 			"budget 8 KB), each figure's gzip bytes against its information bound (for information),\n" +
 			"the engine's beats/s and record-beats/s (budget 1,000,000), a build of a scenario at every\n" +
 			"size limit, and the time the engine's invariant check (run by every build on every beat)\n" +
-			"takes of those builds. It exits with status 1 when a byte budget is missed; sizes do not\n" +
+			"takes of those builds, and the playground's WebAssembly module, raw and gzip (budget\n" +
+			"1.5 MB gzip). It exits with status 1 when a byte budget is missed; sizes do not\n" +
 			"depend on the machine, timings do, so timings never fail it. It reads the content like\n" +
 			"build (./content, else the built-in guide) and writes only to a temporary folder.",
 		Args: cobra.NoArgs,
