@@ -9,6 +9,8 @@
 //	kflowgen new DIR                             write a starter content folder
 //	kflowgen completion bash|zsh|fish|powershell print a shell completion script
 //	kflowgen --version                           print the module and engine versions
+//	kflowgen figure FILE [--scenario ID] [--format html|svg --beat N] [-o FILE]
+//	                                             export one figure (HTML) or one frame (SVG)
 //
 // Errors in the user's files are printed one a line as file:line:col:
 // message, and the command exits with status 1.
@@ -112,6 +114,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newServeCmd(stdout, stderr),
 		newBenchCmd(stdout),
 		newNewCmd(stdout),
+		newFigureCmd(stdout),
 	)
 	return root
 }

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/site"
+	"github.com/kafkaflow/kflowgen/svganim"
+	"github.com/kafkaflow/kflowgen/templates"
+	"github.com/spf13/cobra"
+)
+
+// figureOptions are the arguments of `kflowgen figure`.
+type figureOptions struct {
+	// file is a Markdown page or a bare scenario (YAML) file.
+	file string
+	// scenarioID picks a fence of a page by its id.
+	scenarioID string
+	// format is "html" (the whole figure, steppable) or "svg" (one frame).
+	format string
+	// beat is the frame an svg export draws (-1: not given).
+	beat int
+	// compare draws the fence's compare run in an svg export.
+	compare bool
+	// out is the file to write ("" or "-": standard output).
+	out string
+}
+
+func newFigureCmd(stdout io.Writer) *cobra.Command {
+	o := &figureOptions{}
+	cmd := &cobra.Command{
+		Use:   "figure FILE",
+		Short: "Export one figure as a standalone HTML file, or one frame as an SVG",
+		Long: "figure runs one scenario as the build does and writes it as a single file for slides or a wiki.\n" +
+			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a bare scenario.\n" +
+			"--format html (the default) writes one HTML document holding the figure with its styles, the\n" +
+			"stepper and every frame inline, needing no other file; --format svg --beat N writes beat N as a\n" +
+			"standalone SVG with its styles inline (--compare: the compare run's beat). A fence that does not\n" +
+			"build (a parse error, a failed expect: entry) prints its positioned errors and writes nothing.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runFigure(o, stdout)
+		},
+	}
+	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to export when the page has several")
+	cmd.Flags().StringVar(&o.format, "format", "html", "html (the whole figure) or svg (one frame, with --beat)")
+	cmd.Flags().IntVar(&o.beat, "beat", -1, "the beat an svg export draws (0 is the initial state)")
+	cmd.Flags().BoolVar(&o.compare, "compare", false, "in an svg export, draw the compare run (the right-hand side of a side-by-side figure)")
+	cmd.Flags().StringVarP(&o.out, "output", "o", "", "file to write (default: standard output)")
+	return cmd
+}
+
+// runFigure exports the chosen fence.
+func runFigure(o *figureOptions, stdout io.Writer) error {
+	switch {
+	case o.format != "html" && o.format != "svg":
+		return fmt.Errorf("--format %q: want html or svg", o.format)
+	case o.format == "html" && o.beat >= 0:
+		return errors.New("--beat chooses an svg frame: add --format svg (the html export holds every beat)")
+	case o.format == "html" && o.compare:
+		return errors.New("--compare chooses an svg frame's run: add --format svg (the html export holds both runs)")
+	case o.format == "svg" && o.beat < 0:
+		return errors.New("--format svg draws one beat: give it with --beat N")
+	}
+	src, err := site.ReadInput(o.file)
+	if err != nil {
+		return err
+	}
+	name := filepath.ToSlash(o.file)
+	sc, err := pickScenario(name, src, o.scenarioID)
+	if err != nil {
+		return err
+	}
+	if o.compare && sc.parsed.Compare == nil {
+		return fmt.Errorf("%s: scenario %q has no compare run", name, sc.parsed.Scenario.ID)
+	}
+	r := sc.parsed.Run()
+	slug := site.Slug(filepath.Base(o.file))
+	r.Draw(fence.Options{ID: func(id string) string { return site.FigureID(slug, id) }})
+	if len(r.Errors) > 0 {
+		return positionList(name, r.Errors, sc.pos)
+	}
+	var out []byte
+	if o.format == "html" {
+		out, err = standaloneHTML(r.Trace.Title, r.HTML)
+	} else {
+		t := r.Trace
+		if o.compare {
+			t = r.CompareTrace
+		}
+		if o.beat >= len(t.Beats) {
+			return fmt.Errorf("%s: --beat %d is outside scenario %q (beats 0 to %d)", name, o.beat, sc.parsed.Scenario.ID, len(t.Beats)-1)
+		}
+		var frame []byte
+		if frame, err = svganim.Frame(t, o.beat); err == nil {
+			out, err = standaloneSVG(frame)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if o.out == "" || o.out == "-" {
+		_, err = stdout.Write(out)
+		return err
+	}
+	return writeWhole(o.out, out)
+}
+
+// writeWhole writes data to path through a temporary file beside it and
+// a rename, so the file is either the old one or the whole new one.
+func writeWhole(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	merr := f.Chmod(0o644) // CreateTemp makes it private; this is a file to share
+	cerr := f.Close()
+	if err := errors.Join(werr, merr, cerr); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// readAsset reads a file of the embedded templates.
+func readAsset(name string) (string, error) {
+	b, err := templates.FS.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("templates: %w", err)
+	}
+	return string(b), nil
+}
+
+var standaloneTmpl = template.Must(template.New("standalone").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+:root { color-scheme: light dark; }
+body { margin: 0; padding: 1rem; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+{{.CSS}}
+</style>
+</head>
+<body>
+{{.Figure}}
+<script>{{.Words}}</script>
+<script>{{.Stepper}}</script>
+</body>
+</html>
+`))
+
+// standaloneHTML is one HTML document holding a figure's markup with
+// figure.css, kf-words.js and stepper.js inline: it needs no other file,
+// works from file:// and, without scripts, shows the poster beat and the
+// storyboard like the guide.
+func standaloneHTML(title string, figure []byte) ([]byte, error) {
+	css, err := readAsset("figure.css")
+	if err != nil {
+		return nil, err
+	}
+	words, stepper := string(svganim.WordsJS()), string(svganim.StepperJS())
+	// Inline, a script or style ends at its first closing tag: ours
+	// must hold none (they are our own files; this guards a change).
+	for _, s := range []struct{ name, text, end string }{{"figure.css", css, "</style"}, {"kf-words.js", words, "</script"}, {"stepper.js", stepper, "</script"}} {
+		if strings.Contains(strings.ToLower(s.text), s.end) {
+			return nil, fmt.Errorf("%s holds %q and cannot be inlined", s.name, s.end)
+		}
+	}
+	var b bytes.Buffer
+	err = standaloneTmpl.Execute(&b, struct {
+		Title          string
+		CSS            template.CSS
+		Figure         template.HTML
+		Words, Stepper template.JS
+	}{title, template.CSS(css), template.HTML(figure), template.JS(words), template.JS(stepper)})
+	return b.Bytes(), err
+}
+
+// standaloneSVG adds figure.css to a frame (svganim.Frame) so that it
+// draws in its colours on its own, light or dark as the viewer prefers:
+// a <style> after the root's <title>, and the marks wrapped in a group of
+// class kflow, which holds the custom properties figure.css defines.
+func standaloneSVG(frame []byte) ([]byte, error) {
+	css, err := readAsset("figure.css")
+	if err != nil {
+		return nil, err
+	}
+	if strings.Contains(css, "]]>") {
+		return nil, errors.New(`figure.css holds "]]>" and cannot go into a CDATA section`)
+	}
+	const endTitle, endSVG = "</title>", "</svg>"
+	i, j := bytes.Index(frame, []byte(endTitle)), bytes.LastIndex(frame, []byte(endSVG))
+	if i < 0 || j < i {
+		return nil, errors.New("svganim.Frame wrote no <title> before </svg>: the export needs updating")
+	}
+	i += len(endTitle)
+	var b bytes.Buffer
+	b.Write(frame[:i])
+	b.WriteString("\n<style><![CDATA[\n" + css + "]]></style>\n<g class=\"kflow\">")
+	b.Write(frame[i:j])
+	b.WriteString("</g>\n")
+	b.Write(frame[j:])
+	return b.Bytes(), nil
+}
