@@ -54,7 +54,8 @@ async function kfRun() {
   const n = r.errors.length;
   status.textContent = (r.html ? 'Drawn' : 'Not drawn') + (n ? '; ' + n + (n == 1 ? ' problem' : ' problems') + ' below' : '; every expect: entry holds');
   await frame();
-  history.replaceState(null, '', '#f=' + await encode(text.value));
+  // The address follows, after the frame: kfSaved resolves once it holds the text.
+  self.kfSaved = encode(text.value).then(f => history.replaceState(null, '', '#f=' + f));
   return r;
 }
 self.kfRun = kfRun;
