@@ -33,13 +33,14 @@ type figureOptions struct {
 	out string
 }
 
-func newFigureCmd(stdout io.Writer) *cobra.Command {
+func newFigureCmd(stdout, stderr io.Writer) *cobra.Command {
 	o := &figureOptions{}
 	cmd := &cobra.Command{
 		Use:   "figure FILE",
 		Short: "Export one figure as a standalone HTML file, or one frame as an SVG",
 		Long: "figure runs one scenario as the build does and writes it as a single file for slides or a wiki.\n" +
-			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a bare scenario.\n" +
+			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a bare scenario;\n" +
+			"with no such file on disk, a page of the guide built into kflowgen (as for sim).\n" +
 			"--format html (the default) writes one HTML document holding the figure with its styles, the\n" +
 			"stepper and every frame inline, needing no other file; --format svg --beat N writes beat N as a\n" +
 			"standalone SVG with its styles inline (--compare: the compare run's beat). A fence that does not\n" +
@@ -47,7 +48,7 @@ func newFigureCmd(stdout io.Writer) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runFigure(o, stdout)
+			return runFigure(o, stdout, stderr)
 		},
 	}
 	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to export when the page has several")
@@ -59,7 +60,7 @@ func newFigureCmd(stdout io.Writer) *cobra.Command {
 }
 
 // runFigure exports the chosen fence.
-func runFigure(o *figureOptions, stdout io.Writer) error {
+func runFigure(o *figureOptions, stdout, stderr io.Writer) error {
 	switch {
 	case o.format != "html" && o.format != "svg":
 		return fmt.Errorf("--format %q: want html or svg", o.format)
@@ -70,17 +71,9 @@ func runFigure(o *figureOptions, stdout io.Writer) error {
 	case o.format == "svg" && o.beat < 0:
 		return errors.New("--format svg draws one beat: give it with --beat N")
 	}
-	src, err := site.ReadInput(o.file)
+	name, sc, err := readFence(o.file, o.scenarioID, o.compare, stderr)
 	if err != nil {
 		return err
-	}
-	name := filepath.ToSlash(o.file)
-	sc, err := pickScenario(name, src, o.scenarioID)
-	if err != nil {
-		return err
-	}
-	if o.compare && sc.parsed.Compare == nil {
-		return fmt.Errorf("%s: scenario %q has no compare run", name, sc.parsed.Scenario.ID)
 	}
 	r := sc.parsed.Run()
 	slug := site.Slug(filepath.Base(o.file))

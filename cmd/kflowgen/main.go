@@ -114,7 +114,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newServeCmd(stdout, stderr),
 		newBenchCmd(stdout),
 		newNewCmd(stdout),
-		newFigureCmd(stdout),
+		newFigureCmd(stdout, stderr),
 	)
 	return root
 }

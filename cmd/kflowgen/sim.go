@@ -62,25 +62,9 @@ var traceLimit int64 = MaxTraceBytes
 // both runs of a fence with compare:, their expect: entries, the engine's
 // invariants) and prints the trace asked for.
 func runSim(o *simOptions, stdout, stderr io.Writer) error {
-	// Only a regular file, and at most site.MaxPageBytes of it: a pipe
-	// or /dev/zero would never end.
-	src, err := site.ReadInput(o.file)
-	if errors.Is(err, fs.ErrNotExist) {
-		if b, ok := guidePage(o.file); ok {
-			fmt.Fprintf(stderr, "kflowgen: there is no file %s here: reading the page of the guide built into kflowgen\n", sim.EscapeName(o.file))
-			src, err = b, nil
-		}
-	}
+	name, sc, err := readFence(o.file, o.scenarioID, o.compare, stderr)
 	if err != nil {
 		return err
-	}
-	name := filepath.ToSlash(o.file)
-	sc, perr := pickScenario(name, src, o.scenarioID)
-	if perr != nil {
-		return perr
-	}
-	if o.compare && sc.parsed.Compare == nil {
-		return fmt.Errorf("%s: scenario %q has no compare run", name, sc.parsed.Scenario.ID)
 	}
 	r := sc.parsed.Run()
 	t := r.Trace
@@ -105,6 +89,35 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 		return positionList(name, r.Errors, sc.pos)
 	}
 	return nil
+}
+
+// readFence reads FILE (a page or a bare scenario; a page of the guide
+// built into kflowgen when no such file exists, said on stderr) and picks
+// the fence with id want, as sim and figure both do. It returns the name
+// errors are positioned in and the chosen fence; with compare, a fence
+// without a compare run is an error.
+func readFence(file, want string, compare bool, stderr io.Writer) (string, *chosen, error) {
+	// Only a regular file, and at most site.MaxPageBytes of it: a pipe
+	// or /dev/zero would never end.
+	src, err := site.ReadInput(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		if b, ok := guidePage(file); ok {
+			fmt.Fprintf(stderr, "kflowgen: there is no file %s here: reading the page of the guide built into kflowgen\n", sim.EscapeName(file))
+			src, err = b, nil
+		}
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	name := filepath.ToSlash(file)
+	sc, err := pickScenario(name, src, want)
+	if err != nil {
+		return "", nil, err
+	}
+	if compare && sc.parsed.Compare == nil {
+		return "", nil, fmt.Errorf("%s: scenario %q has no compare run", name, sc.parsed.Scenario.ID)
+	}
+	return name, sc, nil
 }
 
 // guidePage returns the page of the embedded guide that name names: a
