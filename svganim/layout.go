@@ -26,6 +26,16 @@ type Topology struct {
 	Stages []StageShape
 	// Groups lists consumer and share groups in trace order.
 	Groups []GroupShape
+	// Wires lists the message gutter's columns (wire.go), in order.
+	Wires []WireShape
+}
+
+// WireShape is one column of the message gutter: its channel ("p" the
+// producer, "r" the followers' fetches, "gI" group I) and the widest token it
+// carries at any beat, in user units.
+type WireShape struct {
+	Channel string
+	Width   int
 }
 
 // BrokerShape is one broker lane: the broker id and the partitions (sorted)
@@ -165,6 +175,7 @@ func TopologyOf(t *sim.Trace) Topology {
 		a := groups[g]
 		tp.Groups = append(tp.Groups, GroupShape{Group: g, Type: a.typ, Members: a.members, Partitions: sortedKeys(a.parts)})
 	}
+	tp.Wires = wireTopology(t, tp.Groups)
 	return tp
 }
 
@@ -240,6 +251,16 @@ type Layout struct {
 	Lanes []Lane
 	// Groups holds one lane per consumer or share group.
 	Groups []GroupLane
+	// Wires holds the message gutter's columns, left to right, right of
+	// the logs; each is as wide as its longest token.
+	Wires []WireCol
+}
+
+// WireCol is one column of the message gutter: tokens of its channel
+// start at X and are W wide.
+type WireCol struct {
+	Channel string
+	X, W    int
 }
 
 // Zone is one stage of the producer rail. Card slot i lies at
@@ -392,6 +413,24 @@ func NewLayout(tp Topology) Layout {
 		y = top + gl.Box.H + laneGap
 	}
 
+	// The message gutter, right of the logs.
+	// Member rows need the figure's least width for their chips, so with
+	// groups the gutter starts no further left than that.
+	gutterLeft := logRight
+	if len(tp.Groups) > 0 {
+		gutterLeft = max(logRight, minWidth-2*pad)
+	}
+	// The log end offset's label room (logRight) already parts the
+	// gutter from the logs.
+	wx := gutterLeft
+	for _, c := range tp.Wires {
+		cw := c.Width
+		l.Wires = append(l.Wires, WireCol{Channel: c.Channel, X: wx, W: cw})
+		wx += cw + wireGap
+	}
+	if len(l.Wires) > 0 {
+		logRight = wx - wireGap
+	}
 	w := logRight
 	if railRight > w {
 		w = railRight
@@ -416,7 +455,12 @@ func NewLayout(tp Topology) Layout {
 		g := &l.Groups[i]
 		g.Box.W, g.Header.W = inner, inner
 		for j := range g.Members {
+			// A member row ends where the gutter starts, so that nothing
+			// of it lies under a message token.
 			g.Members[j].Box.W = inner
+			if len(l.Wires) > 0 {
+				g.Members[j].Box.W = gutterLeft - pad
+			}
 		}
 		for j := range g.Parts {
 			g.Parts[j].Box.W = l.W - pad - g.Parts[j].Box.X

@@ -147,6 +147,8 @@ func TestMarksInsideView(t *testing.T) {
 					b = Box{m.x - 20, m.y, 40, m.h + 12}
 				case shLabel:
 					b = Box{m.x, m.y - 10, 1, 10}
+				case shWire:
+					b = wireBox(&m)
 				}
 				if !view.Contains(b) {
 					t.Errorf("%s beat %d: mark %s %v leaves the viewBox %v", nt.name, bi, m.id, b, view)

@@ -35,6 +35,10 @@ const (
 	// shTickDown: a vertical line from the origin down h units, text[0]
 	// below it (the log end offset, a group's position).
 	shTickDown
+	// shWire: a message token w wide and h high centred vertically on
+	// the origin, text[0] in it, on a vertical arrow from wa-wd to wb-wd
+	// (wire.go).
+	shWire
 )
 
 // layers order marks front to back: larger layers are drawn later.
@@ -45,6 +49,7 @@ const (
 	layerVeil
 	layerTick
 	layerCard
+	layerWire
 	layerTop
 )
 
@@ -68,6 +73,10 @@ type mark struct {
 	// tracks record the offset instead of the coordinates (patch.go).
 	o  int64
 	od bool
+	// wa and wb are where a message's arrow starts and ends relative to
+	// the middle between its two rows, and wd where its token rests
+	// (shWire only; fixed for a mark's id).
+	wa, wb, wd int
 }
 
 // before orders marks for writing: by layer, then by id.
@@ -101,6 +110,8 @@ type scene struct {
 	// so that drawing beat after beat builds the strings of only what
 	// changed; drawAll gives each drawing goroutine its own.
 	reuse *reuse
+	// wire holds where messages start and end (wire.go).
+	wire *wireEnds
 }
 
 // reuse holds marks already drawn, keyed by everything they are drawn
@@ -193,6 +204,7 @@ func (s *scene) replicaText(broker, partition int) *replicaText {
 func newScene(t *sim.Trace) *scene {
 	s := &scene{t: t, l: NewLayout(TopologyOf(t)), keyOf: map[string]int{}, recKey: map[int]int{}, recs: map[int]sim.Record{},
 		lives: map[string]sim.MemberLife{}}
+	s.wire = newWireEnds(s.l)
 	for _, m := range t.Members {
 		s.lives[memberKey(m.Group, m.Member)] = m
 	}
@@ -280,6 +292,7 @@ func (s *scene) drawInto(bi int, ms []mark) []mark {
 	for gi := range s.l.Groups {
 		s.drawGroup(b, gi, add)
 	}
+	s.drawWire(b, add)
 	return ms
 }
 

@@ -1,0 +1,328 @@
+package svganim
+
+import (
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// This file draws the messages on the wire (sim.Beat.Messages): each
+// message is a token, a small labelled box, on a vertical arrow from the
+// row that sends it to the row that handles it. A message is drawn in the
+// beat it is sent, the beat the trace lists it in; it is handled in step 3
+// of the next beat, so the picture of beat t shows what is crossing into
+// beat t+1. The token rests on the arrow's middle (pushed along it when
+// another token of its column is there); when motion is allowed it slides
+// there from the sender (figure.css, kf-fly). Mark ids carry the beat's
+// parity, so a message in consecutive beats is a new mark whose slide
+// starts over.
+//
+// Arrows run in the message gutter, right of the logs, one column per
+// channel: the producer's requests and responses, each follower's fetches,
+// each group's fetches, acknowledgements and commits. A column is as wide
+// as the longest token it ever carries, so two channels never overlap;
+// tokens of one column that would meet at a beat are stacked below one
+// another. Followers share one column (a gutter per follower would widen
+// the picture and shrink its type), so their tokens name the follower. What a token says:
+//
+//	produce            r5 (the record; ×2 for a retry)
+//	produce-response   ✓ r5 at 3 (the offset), or ✗ and the error code,
+//	                   drawn dashed
+//	fetch              b2 fetch 3 (the follower, its fetch offset)
+//	fetch-response     b2 +2 · HW 3 (records carried, the high watermark
+//	                   it carries), or b2 diverged e2 (KIP-279)
+//	consumer-fetch     fetch 3; its response +2 · HW 3, or ✗ and the code
+//	offset-commit      commit 3 (no arrow: the coordinator sits on no broker)
+//	share-fetch        fetch, with its acknowledgements (· 2 acks)
+//	share-acknowledge  2 acks; a share-fetch response +2 (records acquired)
+//
+// A message lost at an offline broker (Dropped) is drawn with a dashed,
+// crossed-out arrow and "lost" in its token. Alter-partition requests go to
+// the controller, which the figure does not draw; their effect shows on the
+// ISR badges.
+
+// Wire geometry, in user units.
+const (
+	tokenH   = 16 // a token's height
+	tokenGap = 2  // between two tokens stacked in one column
+	wireGap  = 8  // between two columns, and between the logs and the first
+)
+
+// tokenW is the width of a token holding text in 11 px type: a rough
+// width per character in tenths of a unit (narrow punctuation and spaces,
+// wide capitals and symbols) plus padding, erring wide, since a layout
+// never measures.
+func tokenW(text string) int {
+	w := 0
+	for _, r := range text {
+		switch {
+		case strings.ContainsRune(" ·.,:;!|'ijlftr", r):
+			w += 36
+		case r >= 'A' && r <= 'Z' || r == '_' || r == 'm' || r == 'w':
+			w += 80
+		case r > 0x7f: // arrows, ✓, ✗, ×
+			w += 90
+		default:
+			w += 64
+		}
+	}
+	return 8 + (w+5)/10
+}
+
+// wireText returns what message m's token says, without its arrow glyph,
+// and whether the message is a refusal (an error code).
+func wireText(m *sim.Message) (text string, refused bool) {
+	if m.ErrorCode != "" {
+		return "✗ " + m.ErrorCode, true
+	}
+	switch m.Kind {
+	case sim.MsgProduce:
+		text = "r" + itoa(m.Record)
+		if m.Attempt > 1 {
+			text += " ×" + itoa(m.Attempt)
+		}
+	case sim.MsgProduceResponse:
+		text = "✓ r" + itoa(m.Record) + " at " + itoa64(m.Offset)
+	case sim.MsgFetch:
+		text = "b" + itoa(m.Follower) + " fetch " + itoa64(m.FetchOffset)
+	case sim.MsgConsumerFetch:
+		text = "fetch " + itoa64(m.FetchOffset)
+	case sim.MsgFetchResponse, sim.MsgConsumerFetchResponse:
+		if m.Diverging {
+			text = "diverged e" + itoa(m.DivergingEpoch)
+		} else {
+			text = "+" + itoa(len(m.Records)) + " · HW " + itoa64(m.HighWatermark)
+		}
+		if m.Kind == sim.MsgFetchResponse {
+			text = "b" + itoa(m.Follower) + " " + text
+		}
+	case sim.MsgOffsetCommit:
+		text = "commit " + itoa64(m.Offset)
+	case sim.MsgShareFetch:
+		text = "fetch"
+		if n := len(m.Acknowledgements); n > 0 {
+			text += " · " + plural(n, "ack", "acks")
+		}
+	case sim.MsgShareAcknowledge:
+		text = plural(len(m.Acknowledgements), "ack", "acks")
+	case sim.MsgShareFetchResponse:
+		text = "+" + itoa(len(m.Acquired))
+	}
+	if m.Dropped {
+		text += " lost"
+	}
+	return text, false
+}
+
+// wireChannel names the gutter column that carries m: "p" the producer,
+// "r" the followers' fetches (their tokens name the follower), "gI" the
+// group with index I in groups; "" for a message the figure does not draw.
+func wireChannel(m *sim.Message, groups map[string]int) string {
+	switch m.Kind {
+	case sim.MsgProduce, sim.MsgProduceResponse, sim.MsgFetch, sim.MsgFetchResponse:
+		return "w"
+	case sim.MsgConsumerFetch, sim.MsgConsumerFetchResponse, sim.MsgOffsetCommit,
+		sim.MsgShareFetch, sim.MsgShareAcknowledge, sim.MsgShareFetchResponse:
+		if _, ok := groups[m.Group]; ok {
+			return "w"
+		}
+	}
+	return ""
+}
+
+// wireTopology lists the gutter's columns for a trace: the channels that
+// carry a message at some beat, producer first, then the followers'
+// fetches, then groups in order, each with its widest token in user units.
+func wireTopology(t *sim.Trace, groups []GroupShape) []WireShape {
+	gi := map[string]int{}
+	for i, g := range groups {
+		gi[g.Group] = i
+	}
+	longest := map[string]int{}
+	for bi := range t.Beats {
+		for i := range t.Beats[bi].Messages {
+			m := &t.Beats[bi].Messages[i]
+			ch := wireChannel(m, gi)
+			if ch == "" {
+				continue
+			}
+			txt, _ := wireText(m)
+			if n, ok := longest[ch]; !ok || tokenW("↓ "+txt) > n {
+				longest[ch] = tokenW("↓ " + txt)
+			}
+		}
+	}
+	var out []WireShape
+	add := func(ch string) {
+		if n, ok := longest[ch]; ok {
+			out = append(out, WireShape{Channel: ch, Width: n})
+		}
+	}
+	add("w")
+	return out
+}
+
+// wireEnds are the y coordinates the scene's messages start and end at:
+// the producer rail's bottom edge, each replica row's middle, each group
+// member row's middle.
+type wireEnds struct {
+	rail    int
+	rows    map[[2]int]int // broker, partition → y
+	members map[string]int // memberKey → y
+	groups  map[string]int // group → index
+	cols    map[string]WireCol
+}
+
+func newWireEnds(l Layout) *wireEnds {
+	w := &wireEnds{rail: l.Rail.Bottom(), rows: map[[2]int]int{}, members: map[string]int{}, groups: map[string]int{}, cols: map[string]WireCol{}}
+	for _, lane := range l.Lanes {
+		for _, r := range lane.Rows {
+			w.rows[[2]int{lane.Broker, r.Partition}] = r.CellsY + cellH/2
+		}
+	}
+	for i, g := range l.Groups {
+		w.groups[g.Group] = i
+		for _, m := range g.Members {
+			w.members[memberKey(g.Group, m.Member)] = m.Box.Y + m.Box.H/2
+		}
+	}
+	for _, c := range l.Wires {
+		w.cols[c.Channel] = c
+	}
+	return w
+}
+
+// ends returns the y where m leaves and arrives, with names for the two
+// ends used in mark ids, and whether both ends are drawn.
+func (w *wireEnds) ends(m *sim.Message) (y0, y1 int, n0, n1 string, ok bool) {
+	row := func(b int) (int, string, bool) {
+		y, ok := w.rows[[2]int{b, m.Partition}]
+		return y, "b" + itoa(b) + "p" + itoa(m.Partition), ok
+	}
+	member := func() (int, string, bool) {
+		y, ok := w.members[memberKey(m.Group, m.Member)]
+		return y, "m" + safeID(m.Member), ok
+	}
+	var ok0, ok1 bool
+	switch m.Kind {
+	case sim.MsgProduce:
+		y0, n0, ok0 = w.rail, "pr", true
+		y1, n1, ok1 = row(m.Broker)
+	case sim.MsgProduceResponse:
+		y0, n0, ok0 = row(m.Broker)
+		y1, n1, ok1 = w.rail, "pr", true
+	case sim.MsgFetch:
+		y0, n0, ok0 = row(m.Follower)
+		y1, n1, ok1 = row(m.Broker)
+	case sim.MsgFetchResponse:
+		y0, n0, ok0 = row(m.Broker)
+		y1, n1, ok1 = row(m.Follower)
+	case sim.MsgConsumerFetch, sim.MsgShareFetch, sim.MsgShareAcknowledge:
+		y0, n0, ok0 = member()
+		y1, n1, ok1 = row(m.Broker)
+	case sim.MsgConsumerFetchResponse, sim.MsgShareFetchResponse:
+		y0, n0, ok0 = row(m.Broker)
+		y1, n1, ok1 = member()
+	case sim.MsgOffsetCommit:
+		y0, n0, ok0 = member()
+		y1, n1, ok1 = y0, "co", ok0
+	}
+	return y0, y1, n0, n1, ok0 && ok1
+}
+
+// wireWords names each kind of message in its token's title.
+var wireWords = map[sim.MessageKind]string{
+	sim.MsgProduce:               "produce request",
+	sim.MsgProduceResponse:       "produce response",
+	sim.MsgFetch:                 "fetch request",
+	sim.MsgFetchResponse:         "fetch response",
+	sim.MsgConsumerFetch:         "fetch request",
+	sim.MsgConsumerFetchResponse: "fetch response",
+	sim.MsgOffsetCommit:          "offset commit",
+	sim.MsgShareFetch:            "share fetch request",
+	sim.MsgShareAcknowledge:      "share acknowledgement",
+	sim.MsgShareFetchResponse:    "share fetch response",
+}
+
+// wireTitle is a message token's title: the kind and its two ends, which
+// its mark id also names, so the title stays put while the token's text
+// changes. It is short: a figure carries every token's title.
+func (s *scene) wireTitle(m *sim.Message) string {
+	where := "p" + itoa(m.Partition) + " on broker " + itoa(m.Broker)
+	t := wireWords[m.Kind]
+	switch m.Kind {
+	case sim.MsgProduce, sim.MsgProduceResponse:
+		t += ", producer and " + where
+	case sim.MsgFetch, sim.MsgFetchResponse:
+		t += ", follower broker " + itoa(m.Follower) + " and leader " + where
+	case sim.MsgOffsetCommit:
+		t += " of " + m.Member + " for p" + itoa(m.Partition)
+	default:
+		t += ", " + m.Member + " and " + where
+	}
+	if m.Dropped {
+		t += ": lost, its broker is offline"
+	}
+	return t
+}
+
+// drawWire draws beat b's messages as tokens in the gutter.
+func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
+	if len(b.Messages) == 0 || len(s.l.Wires) == 0 {
+		return
+	}
+	w := s.wire
+	type placed struct {
+		col string
+		y   int
+	}
+	var taken []placed
+	par := itoa(b.Beat % 2)
+	for i := range b.Messages {
+		m := &b.Messages[i]
+		ch := wireChannel(m, w.groups)
+		col, ok := w.cols[ch]
+		if !ok {
+			continue
+		}
+		y0, y1, n0, n1, ok := w.ends(m)
+		if !ok {
+			continue
+		}
+		mid := (y0 + y1) / 2
+		// Stack below any token of this column that the new one would meet.
+		y := mid
+		for moved := true; moved; {
+			moved = false
+			for _, p := range taken {
+				if p.col == ch && y < p.y+tokenH+tokenGap && p.y < y+tokenH+tokenGap {
+					y, moved = p.y+tokenH+tokenGap, true
+				}
+			}
+		}
+		taken = append(taken, placed{ch, y})
+		txt, refused := wireText(m)
+		arrow := "↓ "
+		switch {
+		case y1 < y0:
+			arrow = "↑ "
+		case y1 == y0:
+			arrow = ""
+		}
+		cls := "kf-msg kf-w-" + string(m.Kind)
+		if m.Kind == sim.MsgProduce || m.Kind == sim.MsgProduceResponse {
+			cls += " " + s.keyClass(m.Record)
+		}
+		if refused {
+			cls += " kf-refused"
+		}
+		if m.Dropped {
+			cls += " kf-dropped"
+		}
+		title := s.wireTitle(m)
+		add(mark{id: "w" + par + "-" + ch + "-" + n0 + "-" + n1 + "-" + itoa(y), layer: layerWire, shape: shWire, cls: cls,
+			x: col.X, y: y, w: col.W, h: tokenH,
+			wa: y0 - mid, wb: y1 - mid, wd: y - mid,
+			text: [3]string{arrow + txt}, title: title})
+	}
+}

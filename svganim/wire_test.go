@@ -1,0 +1,91 @@
+package svganim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// wireBox is the box a message token covers where it rests.
+func wireBox(m *mark) Box { return Box{m.x, m.y - m.h/2, m.w, m.h} }
+
+// TestMessagesDrawn: at every beat of every trace, each message whose two
+// ends are drawn has a token saying what it carries, in the beat the trace
+// lists it (the beat it is sent); its arrow joins the rows of its sender
+// and receiver; a refusal says ✗ and its error code and is drawn dashed
+// (kf-refused), an acknowledgement says ✓; a dropped message says "lost";
+// and no two tokens overlap.
+func TestMessagesDrawn(t *testing.T) {
+	kinds := map[sim.MessageKind]int{}
+	refusals, drops := 0, 0
+	for _, nt := range allTraces(t) {
+		s := newScene(nt.t)
+		for bi := range nt.t.Beats {
+			b := &nt.t.Beats[bi]
+			var tokens []mark
+			for _, m := range s.draw(bi) {
+				if m.shape == shWire {
+					tokens = append(tokens, m)
+				}
+			}
+			want := 0
+			for i := range b.Messages {
+				msg := &b.Messages[i]
+				y0, y1, _, _, ok := s.wire.ends(msg)
+				if !ok || wireChannel(msg, s.wire.groups) == "" {
+					continue
+				}
+				txt, refused := wireText(msg)
+				var found *mark
+				for k := range tokens {
+					m := &tokens[k]
+					if strings.HasSuffix(m.text[0], txt) && m.y-m.wd+m.wa == y0 && m.y-m.wd+m.wb == y1 {
+						found = m
+					}
+				}
+				want++
+				if found == nil {
+					t.Errorf("%s beat %d: no token %q from y %d to %d for %s", nt.name, bi, txt, y0, y1, msg.Kind)
+					continue
+				}
+				kinds[msg.Kind]++
+				switch {
+				case refused:
+					refusals++
+					if !strings.Contains(found.cls, "kf-refused") || !strings.Contains(txt, "✗ "+msg.ErrorCode) {
+						t.Errorf("%s beat %d: refusal %q drawn as %q (%s)", nt.name, bi, msg.ErrorCode, found.text[0], found.cls)
+					}
+				case msg.Kind == sim.MsgProduceResponse && !strings.Contains(txt, "✓"):
+					t.Errorf("%s beat %d: acknowledgement %q has no ✓", nt.name, bi, txt)
+				}
+				if msg.Dropped {
+					drops++
+					if !strings.Contains(found.cls, "kf-dropped") || !strings.HasSuffix(txt, " lost") {
+						t.Errorf("%s beat %d: dropped message drawn as %q (%s)", nt.name, bi, found.text[0], found.cls)
+					}
+				}
+			}
+			if len(tokens) != want {
+				t.Errorf("%s beat %d: %d tokens for %d drawable messages", nt.name, bi, len(tokens), want)
+			}
+			for i := range tokens {
+				for j := i + 1; j < len(tokens); j++ {
+					if wireBox(&tokens[i]).Overlaps(wireBox(&tokens[j])) {
+						t.Errorf("%s beat %d: tokens %s and %s overlap", nt.name, bi, tokens[i].id, tokens[j].id)
+					}
+				}
+			}
+		}
+	}
+	// The traces exercise what the test checks.
+	for _, k := range []sim.MessageKind{sim.MsgProduce, sim.MsgProduceResponse, sim.MsgFetch, sim.MsgFetchResponse,
+		sim.MsgConsumerFetch, sim.MsgConsumerFetchResponse, sim.MsgOffsetCommit, sim.MsgShareFetch, sim.MsgShareFetchResponse} {
+		if kinds[k] == 0 {
+			t.Errorf("no trace draws a %s message", k)
+		}
+	}
+	if refusals == 0 || drops == 0 {
+		t.Errorf("the traces draw %d refusals and %d dropped messages; want some of each", refusals, drops)
+	}
+}
