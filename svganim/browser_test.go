@@ -160,7 +160,7 @@ func wantMarksRinged(u *union, bi int, hot []bool) []string {
 			texts = append(texts, m.text[k])
 		}
 		w := ""
-		if m.shape != shLabel && m.shape != shTickUp && m.shape != shTickDown {
+		if m.shape != shLabel && m.shape != shTickUp && m.shape != shTickDown && m.shape != shArrow {
 			w = itoa(m.w)
 		}
 		cls := classOf(m, !here)

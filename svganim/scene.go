@@ -36,9 +36,11 @@ const (
 	// below it (the log end offset, a group's position).
 	shTickDown
 	// shWire: a message token w wide and h high centred vertically on
-	// the origin, text[0] in it, on a vertical arrow from wa-wd to wb-wd
-	// (wire.go).
+	// the origin, text[0] in it (wire.go).
 	shWire
+	// shArrow: a vertical arrow h long from the origin down, its head at
+	// the bottom, or at the top with the class kf-up (wire.go).
+	shArrow
 )
 
 // layers order marks front to back: larger layers are drawn later.
@@ -49,7 +51,8 @@ const (
 	layerVeil
 	layerTick
 	layerCard
-	layerWire
+	layerWire // message arrows
+	layerToken
 	layerTop
 )
 
@@ -73,10 +76,6 @@ type mark struct {
 	// tracks record the offset instead of the coordinates (patch.go).
 	o  int64
 	od bool
-	// wa and wb are where a message's arrow starts and ends relative to
-	// the middle between its two rows, and wd where its token rests
-	// (shWire only; fixed for a mark's id).
-	wa, wb, wd int
 }
 
 // before orders marks for writing: by layer, then by id.

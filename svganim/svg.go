@@ -10,11 +10,11 @@ import (
 
 // shapeClass names each shape in CSS, so figure.css can place and size the
 // texts of a mark without per-element attributes.
-var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLabel: "sl", shVeil: "sv", shTickUp: "su", shTickDown: "sd", shWire: "sw"}
+var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLabel: "sl", shVeil: "sv", shTickUp: "su", shTickDown: "sd", shWire: "sw", shArrow: "sa"}
 
 // textCount is how many <text> children each shape always has (empty ones
 // included), so the stepper can address a text by its index.
-var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLabel: 1, shVeil: 0, shTickUp: 1, shTickDown: 1, shWire: 1}
+var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLabel: 1, shVeil: 0, shTickUp: 1, shTickDown: 1, shWire: 1, shArrow: 0}
 
 // classOf is the class attribute of a mark: "m", its shape's class, its
 // own classes, and "kf-gone" when the mark is absent at this beat.
@@ -68,23 +68,17 @@ func writeMark(c *svg.SVG, m *mark, gone, noTitle bool) {
 		c.Line(0, 0, 0, m.h)
 		c.Text(0, m.h+10, m.text[0])
 	case shWire:
-		// The arrow from sender to receiver, then the token; the token's
-		// --kf-a is the arrow's start relative to where the token rests
-		// (on the arrow, stacked clear of the other tokens), for
-		// figure.css to slide it from the sender to there.
-		a, b := m.wa-m.wd, m.wb-m.wd
-		if a != b {
-			c.Line(5, a, 5, b)
-			head := 4
-			if b < a {
-				head = -4
-			}
-			c.Polyline([]int{1, 5, 9}, []int{b - head, b, b - head})
-		}
-		c.Group(fmt.Sprintf(`style="--kf-a:%dpx"`, a))
+		// The inner group is what figure.css slides as the token appears.
+		c.Group()
 		c.Rect(0, -m.h/2, m.w, m.h)
 		c.Text(4, 4, m.text[0])
 		c.Gend()
+	case shArrow:
+		// Both heads are drawn; figure.css shows the one its direction
+		// (kf-up or kf-down) needs.
+		c.Line(5, 0, 5, m.h)
+		c.Polyline([]int{1, 5, 9}, []int{m.h - 4, m.h, m.h - 4})
+		c.Polyline([]int{1, 5, 9}, []int{4, 0, 4})
 	default:
 		panic(fmt.Sprintf("svganim: mark %q has unknown shape %d", m.id, m.shape))
 	}

@@ -13,9 +13,9 @@ import (
 // of the next beat, so the picture of beat t shows what is crossing into
 // beat t+1. The token rests on the arrow's middle (pushed along it when
 // another token of its column is there); when motion is allowed it slides
-// there from the sender (figure.css, kf-fly). Mark ids carry the beat's
-// parity, so a message in consecutive beats is a new mark whose slide
-// starts over.
+// a little way in the arrow's direction as it appears (figure.css,
+// kf-fly). An arrow is one mark per pair of ends and a token one per pair
+// and place in that beat's order, so a figure carries few message marks.
 //
 // Arrows run in the message gutter, right of the logs, one column per
 // channel: the producer's requests and responses, each follower's fetches,
@@ -277,7 +277,7 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		y   int
 	}
 	var taken []placed
-	par := itoa(b.Beat % 2)
+	pairs := map[string]int{} // messages drawn so far this beat, by their two ends
 	for i := range b.Messages {
 		m := &b.Messages[i]
 		ch := wireChannel(m, w.groups)
@@ -289,9 +289,29 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		if !ok {
 			continue
 		}
-		mid := (y0 + y1) / 2
+		pair := n0 + "-" + n1
+		k := pairs[pair]
+		pairs[pair]++
+		dir := "kf-down"
+		switch {
+		case y1 < y0:
+			dir = "kf-up"
+		case y1 == y0:
+			dir = "kf-here"
+		}
+		// One arrow per pair of ends, fixed in place; the tokens on it
+		// move (their position is tracked) as the stack changes.
+		if k == 0 && y0 != y1 {
+			cls := "kf-arrow " + dir
+			if m.Dropped {
+				cls += " kf-dropped"
+			}
+			add(mark{id: "wl-" + pair, layer: layerWire, shape: shArrow, cls: cls,
+				x: col.X, y: min(y0, y1), w: 10, h: max(y0, y1) - min(y0, y1),
+				title: s.wireTitle(m)})
+		}
 		// Stack below any token of this column that the new one would meet.
-		y := mid
+		y := (y0 + y1) / 2
 		for moved := true; moved; {
 			moved = false
 			for _, p := range taken {
@@ -302,14 +322,8 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		}
 		taken = append(taken, placed{ch, y})
 		txt, refused := wireText(m)
-		arrow := "↓ "
-		switch {
-		case y1 < y0:
-			arrow = "↑ "
-		case y1 == y0:
-			arrow = ""
-		}
-		cls := "kf-msg kf-w-" + string(m.Kind)
+		arrow := map[string]string{"kf-down": "↓ ", "kf-up": "↑ ", "kf-here": ""}[dir]
+		cls := "kf-msg " + dir + " kf-w-" + string(m.Kind)
 		if m.Kind == sim.MsgProduce || m.Kind == sim.MsgProduceResponse {
 			cls += " " + s.keyClass(m.Record)
 		}
@@ -319,10 +333,8 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		if m.Dropped {
 			cls += " kf-dropped"
 		}
-		title := s.wireTitle(m)
-		add(mark{id: "w" + par + "-" + ch + "-" + n0 + "-" + n1 + "-" + itoa(y), layer: layerWire, shape: shWire, cls: cls,
+		add(mark{id: "wt-" + pair + "-" + itoa(k), layer: layerToken, shape: shWire, cls: cls,
 			x: col.X, y: y, w: col.W, h: tokenH,
-			wa: y0 - mid, wb: y1 - mid, wd: y - mid,
-			text: [3]string{arrow + txt}, title: title})
+			text: [3]string{arrow + txt}, title: s.wireTitle(m)})
 	}
 }

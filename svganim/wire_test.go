@@ -13,7 +13,7 @@ func wireBox(m *mark) Box { return Box{m.x, m.y - m.h/2, m.w, m.h} }
 // TestMessagesDrawn: at every beat of every trace, each message whose two
 // ends are drawn has a token saying what it carries, in the beat the trace
 // lists it (the beat it is sent); its arrow joins the rows of its sender
-// and receiver; a refusal says ✗ and its error code and is drawn dashed
+// and receiver (an arrow mark from one row to the other); a refusal says ✗ and its error code and is drawn dashed
 // (kf-refused), an acknowledgement says ✓; a dropped message says "lost";
 // and no two tokens overlap.
 func TestMessagesDrawn(t *testing.T) {
@@ -24,15 +24,19 @@ func TestMessagesDrawn(t *testing.T) {
 		for bi := range nt.t.Beats {
 			b := &nt.t.Beats[bi]
 			var tokens []mark
+			arrows := map[string]bool{}
 			for _, m := range s.draw(bi) {
-				if m.shape == shWire {
+				switch m.shape {
+				case shWire:
 					tokens = append(tokens, m)
+				case shArrow:
+					arrows[m.id+"|"+itoa(m.y)+"|"+itoa(m.y+m.h)] = true
 				}
 			}
 			want := 0
 			for i := range b.Messages {
 				msg := &b.Messages[i]
-				y0, y1, _, _, ok := s.wire.ends(msg)
+				y0, y1, n0, n1, ok := s.wire.ends(msg)
 				if !ok || wireChannel(msg, s.wire.groups) == "" {
 					continue
 				}
@@ -40,9 +44,12 @@ func TestMessagesDrawn(t *testing.T) {
 				var found *mark
 				for k := range tokens {
 					m := &tokens[k]
-					if strings.HasSuffix(m.text[0], txt) && m.y-m.wd+m.wa == y0 && m.y-m.wd+m.wb == y1 {
+					if strings.HasSuffix(m.text[0], txt) && strings.HasPrefix(m.id, "wt-"+n0+"-"+n1+"-") {
 						found = m
 					}
+				}
+				if y0 != y1 && !arrows["wl-"+n0+"-"+n1+"|"+itoa(min(y0, y1))+"|"+itoa(max(y0, y1))] {
+					t.Errorf("%s beat %d: no arrow from y %d to %d for %s", nt.name, bi, y0, y1, msg.Kind)
 				}
 				want++
 				if found == nil {
