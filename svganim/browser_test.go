@@ -372,6 +372,9 @@ func TestBrowserShots(t *testing.T) {
 		figs = append(figs, mustFigure(t, nt.t, id))
 		ids = append(ids, id)
 	}
+	if len(ids) == 0 {
+		t.Fatalf("no figure matches -shot-ids %q: ids are a page and its fence's ordinal (acks-1, brokers-2) or a testdata name", *shotIDs)
+	}
 	srv := testPage(t, figs...)
 	if err := os.MkdirAll(*shots, 0o755); err != nil {
 		t.Fatal(err)
