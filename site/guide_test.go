@@ -11,6 +11,8 @@ import (
 
 	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -244,5 +246,87 @@ func TestDeepLinkExamples(t *testing.T) {
 	}
 	if links < 3 {
 		t.Errorf("found %d deep links in the guide and README, want at least 3; is the pattern broken?", links)
+	}
+}
+
+// beatWordRE finds a beat named by its number in running text: "beat 12",
+// "Beat 2", "beats 6 and 12" (the first number; a link's text is masked
+// before this runs, so "beats [6](…@6) and [12](…@12)" does not match).
+var beatWordRE = regexp.MustCompile(`\b[Bb]eats?\s+[0-9]+`)
+
+// TestBeatMentionsAreLinks checks that the guide's prose never names a
+// beat of a figure without linking to it: every "beat N" outside links,
+// code and fences is a failure, naming the page and the words, so the
+// reader can always jump to the beat a sentence is about (the link form
+// is #FIGURE@BEAT, checked by checkFragments). Text inside a link is
+// masked, so "[beat 5](#floor@5)" passes. The reference page is left
+// out: its beats are those of YAML examples and of settings in general
+// ("members present at beat 0"), not of a figure beside them.
+func TestBeatMentionsAreLinks(t *testing.T) {
+	pages, err := fs.Glob(content.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := newMarkdown()
+	links := 0
+	for _, p := range pages {
+		if p == "reference.md" {
+			continue
+		}
+		src, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := md.Parser().Parse(text.NewReader(src))
+		// One string per block of running text (paragraph, list item's
+		// text, table cell, heading), with a link's text replaced by "§"
+		// and code spans left out, so a mention broken over two lines
+		// ("beat\n19") is found.
+		var blocks []string
+		var cur strings.Builder
+		var walk func(n ast.Node, inLink bool)
+		walk = func(n ast.Node, inLink bool) {
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				switch c := c.(type) {
+				case *ast.Link, *ast.AutoLink:
+					cur.WriteString("§")
+					walk(c, true)
+				case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.RawHTML:
+				case *ast.Text:
+					if !inLink {
+						cur.Write(c.Segment.Value(src))
+						if c.SoftLineBreak() || c.HardLineBreak() {
+							cur.WriteByte(' ')
+						}
+					}
+				case *ast.String:
+					if !inLink {
+						cur.Write(c.Value)
+					}
+				default:
+					if c.Type() == ast.TypeBlock && cur.Len() > 0 {
+						blocks = append(blocks, cur.String())
+						cur.Reset()
+					}
+					walk(c, inLink)
+					if c.Type() == ast.TypeBlock && cur.Len() > 0 {
+						blocks = append(blocks, cur.String())
+						cur.Reset()
+					}
+				}
+			}
+		}
+		walk(doc, false)
+		for _, b := range blocks {
+			for _, m := range beatWordRE.FindAllString(b, -1) {
+				t.Errorf("content/%s: %q is not a link to that beat: write [%s](#FIGURE@N) with the figure it is about", p, m, m)
+			}
+		}
+		for _, b := range blocks {
+			links += strings.Count(b, "§")
+		}
+	}
+	if links < 50 {
+		t.Errorf("the walk saw %d links in the guide's prose, want at least 50: is it broken?", links)
 	}
 }
