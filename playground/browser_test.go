@@ -80,7 +80,7 @@ func TestBrowserSameBytes(t *testing.T) {
 		got := eval[struct {
 			HTML   string
 			Errors []struct{ Line, Col int }
-		}](t, ctx, `JSON.parse(kflowFigure(`+jsString(string(b))+`, `+jsString(slugs[i])+`))`)
+		}](t, ctx, `kflowFigure(`+jsString(string(b))+`, `+jsString(slugs[i])+`)`)
 		p := fence.Parse(b)
 		if p.Scenario == nil {
 			t.Fatalf("%s fence %d does not parse", slugs[i], i)

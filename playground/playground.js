@@ -44,7 +44,7 @@ function show(errors) {
 // is drawn, with the module's answer {html, errors}.
 async function kfRun() {
   await ready;
-  const r = JSON.parse(kflowFigure(text.value, 'playground'));
+  const r = kflowFigure(text.value, 'playground');
   show(r.errors);
   out.replaceChildren();
   if (r.html) {

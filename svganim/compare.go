@@ -3,7 +3,6 @@ package svganim
 import (
 	"bytes"
 	"fmt"
-	"html/template"
 
 	"github.com/kafkaflow/kflowgen/sim"
 )
@@ -72,7 +71,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 		// of the width its picture has of the wider one (--kf-pw), for
 		// the same reason.
 		fmt.Fprintf(&view, `<div class="kf-panel" style="flex-grow:%d;--kf-pw:%d%%"><p class="kf-ptitle">%s</p>`,
-			s.l.W, s.l.W*100/widest, template.HTMLEscapeString(names[i]))
+			s.l.W, s.l.W*100/widest, escapeCaption(names[i]))
 		writeSVG(&view, s.l, names[i], ms, gone, true)
 		view.WriteString(`</div>`)
 		// The stepper numbers the marks of both panels in document order,
@@ -88,13 +87,11 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 		}
 	}
 	view.WriteString(`</div>`)
-	d.SVG = template.HTML(view.String())
-	d.Tracks = template.JS(figureJSON(titles, tracks))
+	d.SVG = view.String()
+	d.Tracks = figureJSON(titles, tracks)
 	d.Caption = compareCaptionParts(poster, names, a, b, notes[poster]).html("beat "+itoa(poster)+" — ", true)
 	var out bytes.Buffer
-	if err := figureTmpl.Execute(&out, d); err != nil {
-		return nil, fmt.Errorf("figure %s: %w", o.ID, err)
-	}
+	d.write(&out)
 	// One class marks the figure as a pair, for the wider layout; a pair
 	// too wide to read side by side is stacked on every screen.
 	cls := `<figure class="kflow kf-cmp"`

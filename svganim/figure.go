@@ -3,7 +3,6 @@ package svganim
 import (
 	"bytes"
 	"fmt"
-	"html/template"
 	"regexp"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -100,14 +99,12 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	ms, gone := u.beat(poster)
 	markChanged(ms, u.changedAt(poster))
 	writeSVG(&buf, s.l, d.Title, ms, gone, true)
-	d.SVG = template.HTML(buf.String())
-	d.Tracks = template.JS(figureJSON(u.encode(s.l.CellW, 0)))
+	d.SVG = buf.String()
+	d.Tracks = figureJSON(u.encode(s.l.CellW, 0))
 	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat "+itoa(poster)+" — ", true)
 	d.Keys = append(d.Keys, s.keys...)
 	var out bytes.Buffer
-	if err := figureTmpl.Execute(&out, d); err != nil {
-		return nil, fmt.Errorf("figure %s: %w", o.ID, err)
-	}
+	d.write(&out)
 	return out.Bytes(), nil
 }
 
@@ -140,31 +137,55 @@ func checkBeats(poster, open int, notes []sim.Note, last int) error {
 	return nil
 }
 
+// figData is what a figure's markup holds besides its SVG. Caption,
+// Story, SVG and Tracks are markup already (escaped where they were made);
+// ID, Title and the keys' strings are text, escaped as they are written.
 type figData struct {
 	ID, Title          string
 	Last, Poster, Open int
-	Caption            template.HTML   // the poster beat's caption, after "beat N — "
-	Story              []template.HTML // every beat's caption, without the beat number
-	SVG                template.HTML
-	Tracks             template.JS
+	Caption            string   // the poster beat's caption, after "beat N — "
+	Story              []string // every beat's caption, without the beat number
+	SVG                string
+	Tracks             []byte // the JSON script (figureJSON)
 	Keys               []KeyStyle
 }
 
-var figureTmpl = template.Must(template.New("figure").Parse(`<figure class="kflow" id="{{.ID}}" data-last="{{.Last}}" data-poster="{{.Poster}}" data-open="{{.Open}}" tabindex="0" aria-labelledby="{{.ID}}-t">
-<figcaption class="kf-title" id="{{.ID}}-t">{{.Title}}</figcaption>
-<div class="kf-view">
-{{- .SVG -}}
-</div>
-{{- if .Keys}}
-<div class="kf-legend" role="group" aria-label="keys: press one to isolate it">
-{{- range .Keys}}<button type="button" class="kf-key k{{.Slot}}" data-k="{{.Slot}}" aria-pressed="false"{{if ne .Short .Key}} title="{{.Key}}" aria-label="key {{.Key}}"{{end}}><span class="kf-sw">{{.Label}}</span> {{.Short}}</button>{{end -}}
-</div>
-{{- end}}
-<div class="kf-capbox"><div class="kf-caption" aria-live="polite">{{.Caption}}</div></div>
+// write appends the figure's markup to b: the <figure> with its data
+// attributes, the title, the view holding the SVG, the key legend (when
+// there are keys), the caption area, the storyboard and the tracks'
+// script. It is the markup an html/template once wrote, kept byte for
+// byte (TestFigureMarkupIsTheTemplates checks it against that template).
+func (d *figData) write(b *bytes.Buffer) {
+	id := escapeText(d.ID)
+	b.WriteString(`<figure class="kflow" id="` + id + `" data-last="` + itoa(d.Last) + `" data-poster="` + itoa(d.Poster) +
+		`" data-open="` + itoa(d.Open) + `" tabindex="0" aria-labelledby="` + id + `-t">
+<figcaption class="kf-title" id="` + id + `-t">` + escapeText(d.Title) + `</figcaption>
+<div class="kf-view">`)
+	b.WriteString(d.SVG)
+	b.WriteString(`</div>`)
+	if len(d.Keys) > 0 {
+		b.WriteString("\n" + `<div class="kf-legend" role="group" aria-label="keys: press one to isolate it">`)
+		for _, k := range d.Keys {
+			slot := itoa(k.Slot)
+			b.WriteString(`<button type="button" class="kf-key k` + slot + `" data-k="` + slot + `" aria-pressed="false"`)
+			if k.Short != k.Key {
+				key := escapeText(k.Key)
+				b.WriteString(` title="` + key + `" aria-label="key ` + key + `"`)
+			}
+			b.WriteString(`><span class="kf-sw">` + escapeText(k.Label) + `</span> ` + escapeText(k.Short) + `</button>`)
+		}
+		b.WriteString(`</div>`)
+	}
+	b.WriteString("\n" + `<div class="kf-capbox"><div class="kf-caption" aria-live="polite">` + d.Caption + `</div></div>
 <details class="kf-story"><summary>The whole story, beat by beat</summary>
-<ol start="0">
-{{- range .Story}}<li>{{.}}</li>{{end -}}
-</ol></details>
-<script type="application/json" class="kf-tracks">{{.Tracks}}</script>
+<ol start="0">`)
+	for _, st := range d.Story {
+		b.WriteString(`<li>` + st + `</li>`)
+	}
+	b.WriteString(`</ol></details>
+<script type="application/json" class="kf-tracks">`)
+	b.Write(d.Tracks)
+	b.WriteString(`</script>
 </figure>
-`))
+`)
+}

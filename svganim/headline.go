@@ -1,7 +1,6 @@
 package svganim
 
 import (
-	"html/template"
 	"strings"
 	"unicode/utf8"
 
@@ -249,25 +248,25 @@ func notesByBeat(notes []sim.Note) map[int]string {
 // more"); without, as in the storyboard, which tells the whole story,
 // they follow in a span of class kf-rest, which the stepper wraps the same
 // way when it shows the item as the caption. Every text is escaped.
-func (c captionParts) html(lead string, disclose bool) template.HTML {
+func (c captionParts) html(lead string, disclose bool) string {
 	var b strings.Builder
 	b.WriteString(`<span class="kf-head">`)
-	b.WriteString(template.HTMLEscapeString(lead + c.Head))
+	b.WriteString(escapeCaption(lead + c.Head))
 	b.WriteString(`</span>`)
 	for _, u := range c.Under {
 		b.WriteString(`<span class="kf-under">`)
-		b.WriteString(template.HTMLEscapeString(u))
+		b.WriteString(escapeCaption(u))
 		b.WriteString(`</span>`)
 	}
 	if len(c.More) > 0 {
-		rest := template.HTMLEscapeString(strings.Join(c.More, "\n"))
+		rest := escapeCaption(strings.Join(c.More, "\n"))
 		if disclose {
 			b.WriteString(`<details class="kf-rest"><summary>` + itoa(len(c.More)) + ` more</summary><span>` + rest + `</span></details>`)
 		} else {
 			b.WriteString(`<span class="kf-rest">` + rest + `</span>`)
 		}
 	}
-	return template.HTML(b.String())
+	return b.String()
 }
 
 // compareCaptionParts is beat bi of both runs of a side-by-side figure:

@@ -1,9 +1,9 @@
 package svganim
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -305,19 +305,47 @@ func sameState(a, b *mark) bool {
 	return a.x == b.x && a.y == b.y && a.w == b.w && a.o == b.o && a.cls == b.cls && a.text == b.text && a.title == b.title
 }
 
-// figureJSON is the figure's JSON script: {"t": titles, "k": tracks}.
+// figureJSON is the figure's JSON script: {"t": titles, "k": tracks},
+// written as encoding/json's Marshal would write it (a nil titles is
+// null; tracks hold ints and strings only, anything else is a bug here and
+// panics).
 func figureJSON(titles []string, tracks [][]any) []byte {
-	if tracks == nil {
-		tracks = [][]any{}
+	b := make([]byte, 0, 64*len(titles)+32*len(tracks))
+	b = append(b, `{"t":`...)
+	if titles == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, t := range titles {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, t)
+		}
+		b = append(b, ']')
 	}
-	b, err := json.Marshal(struct {
-		T []string `json:"t"`
-		K [][]any  `json:"k"`
-	}{titles, tracks})
-	if err != nil {
-		panic("svganim: tracks do not marshal: " + err.Error())
+	b = append(b, `,"k":[`...)
+	for i, tr := range tracks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for j, v := range tr {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			switch v := v.(type) {
+			case int:
+				b = strconv.AppendInt(b, int64(v), 10)
+			case string:
+				b = appendJSONString(b, v)
+			default:
+				panic(fmt.Sprintf("svganim: a track holds a %T", v))
+			}
+		}
+		b = append(b, ']')
 	}
-	return b
+	return append(b, "]}"...)
 }
 
 // changedAt reports, for each mark of u, whether beat index bi draws it

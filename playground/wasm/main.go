@@ -4,43 +4,45 @@
 // parser, engine, expect: checks, renderer) compiled with GOOS=js
 // GOARCH=wasm. It defines one global function for playground.js,
 //
-//	kflowFigure(text, slug) → JSON {"html": "<figure…>", "errors": [{"line", "col", "msg"}]}
+//	kflowFigure(text, slug) → {html: "<figure…>", errors: [{line, col, msg}]}
 //
 // (fence.Play: text is a fence body, slug the page slug that prefixes the
-// figure's DOM id), then waits for calls forever. The built module is
+// figure's DOM id; the answer is a plain object, not JSON, so that the
+// module carries no encoding/json), then waits for calls forever. The built module is
 // committed as ../kflow.wasm.gz; regenerate it with `go generate ./playground`.
 package main
 
 import (
-	"encoding/json"
 	"syscall/js"
 
 	"github.com/kafkaflow/kflowgen/fence"
 )
 
-type jsError struct {
-	Line int    `json:"line"`
-	Col  int    `json:"col"`
-	Msg  string `json:"msg"`
-}
-
-type jsResult struct {
-	HTML   string    `json:"html"`
-	Errors []jsError `json:"errors"`
-}
-
 func main() {
+	object, array := js.Global().Get("Object"), js.Global().Get("Array")
 	js.Global().Set("kflowFigure", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		out, errs := object.New(), array.New()
+		out.Set("html", "")
+		out.Set("errors", errs)
 		if len(args) < 2 {
-			return `{"html":"","errors":[{"line":1,"col":1,"msg":"kflowFigure(text, slug) needs two strings"}]}`
+			errs.Call("push", problem(object, 1, 1, "kflowFigure(text, slug) needs two strings"))
+			return out
 		}
 		r := fence.Play([]byte(args[0].String()), args[1].String())
-		out := jsResult{HTML: string(r.HTML), Errors: []jsError{}}
+		out.Set("html", string(r.HTML))
 		for _, e := range r.Errors {
-			out.Errors = append(out.Errors, jsError{Line: e.Line, Col: e.Col, Msg: e.Msg})
+			errs.Call("push", problem(object, e.Line, e.Col, e.Msg))
 		}
-		b, _ := json.Marshal(out) // strings and ints only: cannot fail
-		return string(b)
+		return out
 	}))
 	select {}
+}
+
+// problem is one entry of the answer's errors: {line, col, msg}.
+func problem(object js.Value, line, col int, msg string) js.Value {
+	p := object.New()
+	p.Set("line", line)
+	p.Set("col", col)
+	p.Set("msg", msg)
+	return p
 }

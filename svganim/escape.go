@@ -1,0 +1,122 @@
+package svganim
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// The figure's markup is written by hand rather than through html/template:
+// the package is also the playground's renderer (compiled to WebAssembly),
+// and html/template, with text/template's reflection behind it, was about a
+// third of that module's bytes. The escapers below keep, byte for byte, the
+// rules the template applied, which the tests check against html/template
+// and encoding/json themselves.
+
+// escapeText escapes s for an HTML text node or a quoted attribute the way
+// html/template escapes a plain string in those contexts: NUL becomes
+// U+FFFD; " & ' + < > become &#34; &amp; &#39; &#43; &lt; &gt;; every
+// other byte, invalid UTF-8 included, is kept.
+func escapeText(s string) string { return escapeWith(s, true) }
+
+// escapeCaption escapes s as text/template's HTMLEscapeString does (what
+// the captions and panel names have always used): as escapeText, except
+// that '+' is kept.
+func escapeCaption(s string) string { return escapeWith(s, false) }
+
+func escapeWith(s string, plus bool) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var r string
+		switch s[i] {
+		case 0:
+			r = "\uFFFD"
+		case '"':
+			r = "&#34;"
+		case '&':
+			r = "&amp;"
+		case '\'':
+			r = "&#39;"
+		case '<':
+			r = "&lt;"
+		case '>':
+			r = "&gt;"
+		case '+':
+			if !plus {
+				continue
+			}
+			r = "&#43;"
+		default:
+			continue
+		}
+		if last == 0 {
+			b.Grow(len(s) + 8)
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(r)
+		last = i + 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// appendJSONString appends s as a JSON string the way encoding/json's
+// Marshal writes one (HTML-safe): " and \ escaped, \b \f \n \r \t by their
+// short forms and other bytes below 0x20 as \u00XX, < > & as \u003c \u003e
+// \u0026, U+2028 and U+2029 as \u2028 and \u2029, and each byte of invalid
+// UTF-8 as \ufffd.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += n
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += n
+			start = i
+			continue
+		}
+		i += n
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
