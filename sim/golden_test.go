@@ -22,6 +22,9 @@ import (
 //	state at=N               partitions, replicas and the producer rail
 //	acked record=R at=N      asserts record R was acknowledged at beat N
 //	wire from=A to=B         each beat's messages, as kflowgen sim prints them
+//	lag from=A to=B          each beat's ISR against min ISR, each ISR
+//	                         follower's lag clock and the ISR change in
+//	                         flight, with the beat's ISR events
 //	facts at=N               each partition's leader epoch start offset and
 //	                         each share partition's finished records at beat
 //	                         N; every record's appends; every member's life
@@ -64,6 +67,13 @@ func TestGolden(t *testing.T) {
 						}
 						fmt.Fprintf(&b, "  %s\n", j)
 					}
+				}
+				return b.String()
+			case "lag":
+				from, to := intArg(t, d, "from"), intArg(t, d, "to")
+				var b strings.Builder
+				for i := from; i <= to && i < len(tr.Beats); i++ {
+					writeLag(&b, sc, &tr.Beats[i])
 				}
 				return b.String()
 			case "facts":
@@ -205,4 +215,32 @@ func writeFacts(t *testing.T, tr *sim.Trace, at int) string {
 		fmt.Fprintf(&b, "member %s\n", js(m))
 	}
 	return b.String()
+}
+
+// writeLag prints one beat's numbers of the ISR: per partition the ISR
+// size against min ISR, each follower's lag clock against
+// replica.lag.time.max, and the ISR change in flight; then the beat's ISR
+// events.
+func writeLag(b *strings.Builder, sc *sim.Scenario, bt *sim.Beat) {
+	fmt.Fprintf(b, "beat %d\n", bt.Beat)
+	for _, p := range bt.Partitions {
+		fmt.Fprintf(b, "  = p%d ISR %d / min %d", p.Partition, len(p.ISR), p.MinInsyncReplicas)
+		if p.UnderMinIsr {
+			b.WriteString(" (under)")
+		}
+		for _, r := range p.Replicas {
+			if r.LagTime > 0 {
+				fmt.Fprintf(b, " | %d: lag %d/%d", r.Broker, r.LagTime, sc.Topic.ReplicaLagTimeMax)
+			}
+		}
+		if p.PendingISR != nil {
+			fmt.Fprintf(b, " | pending %s", ints(p.PendingISR))
+		}
+		b.WriteString("\n")
+	}
+	for _, ev := range bt.Events {
+		if strings.HasPrefix(string(ev.Kind), "isr-") {
+			fmt.Fprintf(b, "  %s\n", ev)
+		}
+	}
 }

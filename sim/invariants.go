@@ -33,7 +33,8 @@ import (
 //     and the quotas balanced once reconciled, committed offsets never
 //     fall (checkConsumerInvariants in invariants_groups.go);
 //   - share groups: the window, record states, holders and delivery
-//     counts follow KIP-932 (checkShareInvariants in invariants_groups.go).
+//     counts follow KIP-932 (checkShareInvariants in invariants_groups.go);
+//   - the lag clock is the countdown to eviction (checkLagClock).
 func CheckInvariants(sc *Scenario, t *Trace) []string {
 	var out []string
 	bad := func(beat int, format string, args ...any) {
@@ -137,6 +138,7 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 	}
 	checkConsumerInvariants(t, bad)
 	checkShareInvariants(sc, t, bad)
+	checkLagClock(sc, t, bad)
 	if sc.Producer.Acks == AcksAll {
 		for _, r := range t.Records {
 			if r.Outcome == OutcomeL {
@@ -180,5 +182,89 @@ func checkEventShape(beat int, ev *Event, bad func(int, string, ...any)) {
 	}
 	if ev.Text != describe(*ev) {
 		bad(beat, "%s event text %q is not its wording %q", ev.Kind, ev.Text, describe(*ev))
+	}
+}
+
+// checkLagClock checks that the recorded lag clocks (Replica.LagTime) and
+// min-ISR facts are the ones the engine acts on, so that a figure that
+// draws "lag k/N" and "ISR n / min m" from them counts down to what
+// happens:
+//   - only ISR followers of a partition with a leader have a lag clock;
+//   - every isr-shrink-propose comes on a beat of the isr-expiration task
+//     (a multiple of replica.lag.time.max/2, at least 1), for a follower
+//     whose lag clock has passed replica.lag.time.max, and tells that
+//     clock's value;
+//   - on such a beat, every ISR follower whose clock has passed the
+//     limit is proposed, unless another ISR change was already in flight
+//     (PendingISR, and no shrink proposed that beat);
+//   - a follower leaves the ISR by a shrink (isr-shrink) only after the
+//     leader proposed it in the same leader epoch;
+//   - minInsyncReplicas is min.insync.replicas capped at the replica
+//     count, and underMinIsr says whether a led partition's ISR is below
+//     it.
+func checkLagClock(sc *Scenario, t *Trace, bad func(int, string, ...any)) {
+	limit := sc.Topic.ReplicaLagTimeMax
+	period := max(1, limit/2)
+	proposed := map[[3]int]bool{} // (partition, leader epoch, broker) proposed for removal
+	for bi := range t.Beats {
+		b := &t.Beats[bi]
+		shrunk := map[[2]int]bool{} // (partition, broker) proposed this beat
+		anyShrink := map[int]bool{}
+		for _, ev := range b.Events {
+			if ev.Kind != KindISRShrinkPropose {
+				continue
+			}
+			shrunk[[2]int{ev.Partition, ev.Broker}] = true
+			anyShrink[ev.Partition] = true
+			if b.Beat%period != 0 {
+				bad(b.Beat, "p%d: broker %d proposed for removal off the isr-expiration schedule (every %d beats)", ev.Partition, ev.Broker, period)
+			}
+			if ev.Partition < 0 || ev.Partition >= len(b.Partitions) {
+				continue
+			}
+			p := &b.Partitions[ev.Partition]
+			proposed[[3]int{p.Partition, p.LeaderEpoch, ev.Broker}] = true
+			lag := -1
+			for _, r := range p.Replicas {
+				if r.Broker == ev.Broker {
+					lag = r.LagTime
+				}
+			}
+			if lag != ev.LagTime || lag <= limit {
+				bad(b.Beat, "p%d: broker %d proposed for removal after %d beats, but its lag clock reads %d/%d", p.Partition, ev.Broker, ev.LagTime, lag, limit)
+			}
+		}
+		for pi := range b.Partitions {
+			p := &b.Partitions[pi]
+			if want := min(sc.Topic.MinInsyncReplicas, len(p.Assignment)); p.MinInsyncReplicas != want {
+				bad(b.Beat, "p%d: minInsyncReplicas %d, want min(min.insync.replicas, replicas) = %d", p.Partition, p.MinInsyncReplicas, want)
+			}
+			if under := p.Leader != 0 && len(p.ISR) < p.MinInsyncReplicas; p.UnderMinIsr != under {
+				bad(b.Beat, "p%d: underMinIsr %v with leader %d, ISR %v and minimum %d", p.Partition, p.UnderMinIsr, p.Leader, p.ISR, p.MinInsyncReplicas)
+			}
+			for _, r := range p.Replicas {
+				if r.LagTime == 0 {
+					continue
+				}
+				if p.Leader == 0 || r.Broker == p.Leader || !contains(p.ISR, r.Broker) || r.LagTime < 0 {
+					bad(b.Beat, "p%d: broker %d has lag clock %d but is not an ISR follower of a led partition", p.Partition, r.Broker, r.LagTime)
+					continue
+				}
+				if bi > 0 && b.Beat%period == 0 && r.LagTime > limit && !shrunk[[2]int{p.Partition, r.Broker}] &&
+					(len(p.PendingISR) == 0 || anyShrink[p.Partition]) {
+					bad(b.Beat, "p%d: broker %d's lag clock reads %d/%d on an isr-expiration beat with no change in flight, and the leader kept it", p.Partition, r.Broker, r.LagTime, limit)
+				}
+			}
+			for _, ev := range b.Events {
+				if ev.Kind != KindISRShrink || ev.Partition != p.Partition {
+					continue
+				}
+				for _, x := range ev.Removing {
+					if !proposed[[3]int{p.Partition, p.LeaderEpoch, x}] {
+						bad(b.Beat, "p%d: broker %d left the ISR without the leader of epoch %d proposing it", p.Partition, x, p.LeaderEpoch)
+					}
+				}
+			}
+		}
 	}
 }

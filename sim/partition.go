@@ -250,6 +250,22 @@ func (e *engine) isCaughtUp(r remoteReplica, leaderLEO int64) bool {
 	return r.leo == leaderLEO || e.now-r.lastCaughtUpAt <= e.sc.Topic.ReplicaLagTimeMax
 }
 
+// lagTime is the lag clock of follower b of p that the trace records
+// (Replica.LagTime): the beats since the leader last counted b caught up
+// (Replica.lastCaughtUpTimeMs), for an ISR follower the leader sees below
+// its log end offset; 0 otherwise. isCaughtUp is false exactly when it
+// exceeds replica.lag.time.max.
+func (e *engine) lagTime(p *partition, b int) int {
+	if p.leader == 0 || b == p.leader || !p.inISR(b) {
+		return 0
+	}
+	rs := p.remote[b]
+	if rs.leo == p.reps[p.leader].leo() {
+		return 0
+	}
+	return e.now - rs.lastCaughtUpAt
+}
+
 // setISR replaces p's ISR with the members of isr, kept in assignment order.
 func (p *partition) setISR(isr []int) {
 	out := make([]int, 0, len(isr))

@@ -45,7 +45,12 @@ func (e *engine) record() Beat {
 			Assignment:             p.assignment,
 			Adding:                 p.adding,
 			Removing:               p.removing,
+			MinInsyncReplicas:      e.effectiveMinIsr(p),
+			UnderMinIsr:            p.leader != 0 && e.isUnderMinIsr(p),
 			Replicas:               make([]Replica, len(p.assignment)),
+		}
+		if p.pending != nil {
+			bp.PendingISR = p.pending.isr
 		}
 		for j, id := range p.assignment {
 			r := p.reps[id]
@@ -55,6 +60,7 @@ func (e *engine) record() Beat {
 				LogEndOffset:  int64(n),
 				HighWatermark: r.hw,
 				Online:        e.brokers[id].online,
+				LagTime:       e.lagTime(p, id),
 				Log:           r.log[:n:n],
 			}
 		}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -153,4 +154,69 @@ func subsequence(want, got []string) bool {
 		}
 	}
 	return i == len(want)
+}
+
+// jsonNames lists the JSON field names of struct value v, in field order.
+func jsonNames(v any) []string {
+	var out []string
+	rt := reflect.TypeOf(v)
+	for i := 0; i < rt.NumField(); i++ {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// TestReferenceListsPartitionFields keeps the reference page's table of a
+// beat's partitions equal to Partition: every field the trace writes has
+// a row, no row names a field it does not write, and the `replicas` row
+// names every field of Replica.
+func TestReferenceListsPartitionFields(t *testing.T) {
+	var rows [][]string
+	for _, r := range referenceSection(t, "The trace: what kflowgen sim prints") {
+		if len(r) == 2 {
+			rows = append(rows, r)
+		}
+	}
+	// The partition table starts at its `partition` row and ends before
+	// the groups table's `group` row.
+	start, end := -1, len(rows)
+	for i, r := range rows {
+		if start < 0 && slices.Equal(spans(r[0]), []string{"partition"}) {
+			start = i
+		}
+		if start >= 0 && slices.Contains(spans(r[0]), "group") {
+			end = i
+			break
+		}
+	}
+	if start < 0 {
+		t.Fatal("reference.md has no `partition` row in its trace section")
+	}
+	var page []string
+	var replicas string
+	for _, r := range rows[start:end] {
+		page = append(page, spans(r[0])...)
+		if slices.Equal(spans(r[0]), []string{"replicas"}) {
+			replicas = r[1]
+		}
+	}
+	code := jsonNames(Partition{})
+	for _, name := range code {
+		if !slices.Contains(page, name) {
+			t.Errorf("reference.md has no row for the partition field %q", name)
+		}
+	}
+	for _, name := range page {
+		if !slices.Contains(code, name) {
+			t.Errorf("reference.md documents a partition field %q the trace does not write", name)
+		}
+	}
+	for _, name := range jsonNames(Replica{}) {
+		if !slices.Contains(spans(replicas), name) {
+			t.Errorf("reference.md's `replicas` row does not name the replica field %q", name)
+		}
+	}
 }

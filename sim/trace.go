@@ -103,6 +103,19 @@ type Partition struct {
 	LeaderEpochStartOffset int64 `json:"leaderEpochStartOffset"`
 	// ISR lists in-sync replicas' broker ids in assignment order.
 	ISR []int `json:"isr"`
+	// MinInsyncReplicas is the effective min.insync.replicas: the topic's
+	// setting capped at the replica count (Partition.effectiveMinIsr).
+	// UnderMinIsr is true while the partition has a leader and its ISR is
+	// smaller (Partition.isUnderMinIsr): the high watermark stays where it
+	// is and acks=all produce requests are refused with
+	// NOT_ENOUGH_REPLICAS.
+	MinInsyncReplicas int  `json:"minInsyncReplicas"`
+	UnderMinIsr       bool `json:"underMinIsr"`
+	// PendingISR is the ISR the leader proposed in an AlterPartition the
+	// controller has not answered yet (Kafka's PendingExpandIsr and
+	// PendingShrinkIsr states); left out while no change is in flight.
+	// While one is, the leader proposes no other change.
+	PendingISR []int `json:"pendingIsr,omitempty"`
 	// HighWatermark is the leader's high watermark (offset), or the last
 	// leader's when offline.
 	HighWatermark int64 `json:"highWatermark"`
@@ -125,6 +138,19 @@ type Replica struct {
 	// offset) for a follower.
 	HighWatermark int64 `json:"highWatermark"`
 	Online        bool  `json:"online"`
+	// LagTime is the follower's lag clock, in beats: for a follower in the
+	// ISR whose log end offset, as the leader last saw it on a fetch, is
+	// below the leader's, the beats since the leader last counted it caught
+	// up (Replica.lastCaughtUpTimeMs). While it is at most
+	// replica.lag.time.max the follower is caught up (ReplicaState.isCaughtUp);
+	// on the first run of the isr-expiration task (every
+	// replica.lag.time.max/2 beats) after it has passed it, the leader
+	// proposes to drop the follower (isr-shrink-propose, the same lagTime),
+	// unless another ISR change is in flight (PendingISR). 0 for the
+	// leader, for a follower the leader sees at its log end offset, for one
+	// outside the ISR and while the partition has no leader; left out when
+	// 0.
+	LagTime int `json:"lagTime,omitempty"`
 	// Log holds the replica's records, index = offset. The slice is shared
 	// between beats and must not be modified.
 	Log []Entry `json:"log"`
