@@ -111,7 +111,7 @@ func (e *engine) send(m message) {
 // panics only if an internal invariant breaks, which is a bug.
 func Run(sc *Scenario) *Trace {
 	e := newEngine(sc)
-	t := &Trace{ID: sc.ID, Title: sc.Title, Keys: distinctKeys(sc.Producer.Keys)}
+	t := &Trace{ID: sc.ID, Title: sc.Title, Keys: distinctKeys(sc.Producer.Keys), ReplicaLagTimeMax: sc.Topic.ReplicaLagTimeMax}
 	t.Beats = make([]Beat, 0, sc.Beats+1)
 	t.Beats = append(t.Beats, e.record())
 	timeline := sc.Timeline

@@ -204,6 +204,9 @@ func checkEventShape(beat int, ev *Event, bad func(int, string, ...any)) {
 //     it.
 func checkLagClock(sc *Scenario, t *Trace, bad func(int, string, ...any)) {
 	limit := sc.Topic.ReplicaLagTimeMax
+	if t.ReplicaLagTimeMax != limit {
+		bad(0, "the trace's replicaLagTimeMax is %d, the topic's replica.lag.time.max %d", t.ReplicaLagTimeMax, limit)
+	}
 	period := max(1, limit/2)
 	proposed := map[[3]int]bool{} // (partition, leader epoch, broker) proposed for removal
 	for bi := range t.Beats {

@@ -12,9 +12,12 @@ type Trace struct {
 	Title string `json:"title"`
 	// Keys lists the producer's distinct keys in first-use order; a key's
 	// index here is its colour index in figures.
-	Keys    []string `json:"keys"`
-	Beats   []Beat   `json:"beats"`
-	Records []Record `json:"records"`
+	Keys []string `json:"keys"`
+	// ReplicaLagTimeMax is the topic's replica.lag.time.max, in beats: the
+	// limit every follower's lag clock (Replica.LagTime) counts towards.
+	ReplicaLagTimeMax int      `json:"replicaLagTimeMax"`
+	Beats             []Beat   `json:"beats"`
+	Records           []Record `json:"records"`
 	// Members lists every group member that ever joined: consumer groups
 	// then share groups, in fence order, each group's members by number.
 	Members []MemberLife `json:"members"`

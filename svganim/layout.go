@@ -290,6 +290,19 @@ type Row struct {
 	CellsY    int
 }
 
+// Note is the strip under a broker row's partition label and role badge,
+// left of its cells: the leader's row shows the partition's ISR size
+// against min.insync.replicas there, a lagging follower's row its lag
+// clock. It ends noteGap short of the cells, where a log end offset label
+// at offset 0 reaches.
+func (r Row) Note() Box {
+	return Box{X: r.Box.X, Y: r.CellsY + cellH, W: r.CellsX - r.Box.X - noteGap, H: markH}
+}
+
+// noteGap is how far a log end offset label at offset 0 reaches left of
+// the cells: half of "LEO 0".
+const noteGap = 16
+
 // GroupLane is one consumer or share group: a header, a row per member,
 // and a row per partition whose offsets line up with the broker lanes'
 // cells.

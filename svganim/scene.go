@@ -175,7 +175,18 @@ type replicaText struct {
 	plTitle            string
 	prTitle, veilTitle string
 	hwTitle, leoTitle  string
+	isr, lag           string // the note marks' ids
+	isrTitle, lagTitle string
 }
+
+// The static words of the note marks' titles (drawNote); words.go carries
+// them as phrases.
+const (
+	isrPhrase = "'s ISR size against min.insync.replicas (capped at its replica count): below it (<), the high watermark " +
+		"stands still and acks=all requests are refused with NOT_ENOUGH_REPLICAS"
+	lagPhrase = ": its lag clock, the beats since the leader last saw it caught up, against replica.lag.time.max; " +
+		"past it, the leader's next ISR check drops the follower"
+)
 
 // replicaText returns the strings of broker's replica of partition.
 func (s *scene) replicaText(broker, partition int) *replicaText {
@@ -193,7 +204,9 @@ func (s *scene) replicaText(broker, partition int) *replicaText {
 		prTitle:   "broker " + bid + "'s role for p" + pid + " (eN: leader epoch) and whether the high watermark waits for it (ISR)",
 		veilTitle: where + " at or above the high watermark: not yet readable",
 		hwTitle:   "high watermark of " + where + " — consumers read below it",
-		leoTitle:  "log end offset of " + where + " — its next record goes here"}
+		leoTitle:  "log end offset of " + where + " — its next record goes here",
+		isr:       "is-" + id, lag: "lg-" + id,
+		isrTitle: "p" + pid + isrPhrase, lagTitle: where + lagPhrase}
 	if s.reuse != nil {
 		s.reuse.replicas[[2]int{broker, partition}] = rt
 	}
@@ -562,6 +575,7 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	}
 	add(mark{id: rt.pr, layer: layerLabel, shape: shStack, cls: rcls,
 		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: title})
+	s.drawNote(p, rep, broker, br, row, rt, add)
 
 	cw := l.CellW
 	showLabel := cw >= 14
@@ -604,6 +618,35 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6, o: rep.LogEndOffset, od: true,
 		text:  [3]string{s.numbered("LEO ", rep.LogEndOffset)},
 		title: rt.leoTitle})
+}
+
+// drawNote writes the numbers a reader reasons with under a replica's
+// badges (Row.Note), read from the trace: on the leader's row the ISR size
+// against the effective min.insync.replicas, "<" and the kf-under class
+// while the partition is under it (sim.Partition.UnderMinIsr); on an ISR
+// follower's row, while the leader sees it behind, its lag clock against
+// replica.lag.time.max (sim.Replica.LagTime), kf-lag-over once it has
+// passed the limit and the leader's next ISR check will drop it.
+func (s *scene) drawNote(p *sim.Partition, rep *sim.Replica, broker int, br sim.Broker, row Row, rt *replicaText, add func(mark)) {
+	nb := row.Note()
+	if p.Leader == broker && br.Online {
+		rel, cls := " / ", "kf-note kf-isrn"
+		if p.UnderMinIsr {
+			rel, cls = " < ", cls+" kf-under"
+		}
+		add(mark{id: rt.isr, layer: layerLabel, shape: shLabel, cls: cls, x: nb.X, y: nb.Y + 11,
+			text:  [3]string{"ISR " + itoa(len(p.ISR)) + rel + "min " + itoa(p.MinInsyncReplicas)},
+			title: rt.isrTitle})
+	}
+	if rep.LagTime > 0 {
+		cls := "kf-note kf-lag"
+		if rep.LagTime > s.t.ReplicaLagTimeMax {
+			cls += " kf-lag-over"
+		}
+		add(mark{id: rt.lag, layer: layerLabel, shape: shLabel, cls: cls, x: nb.X, y: nb.Y + 11,
+			text:  [3]string{"lag " + itoa(rep.LagTime) + "/" + itoa(s.t.ReplicaLagTimeMax)},
+			title: rt.lagTitle})
+	}
 }
 
 // drawGroup draws one group lane; its kind decides what the rows show.
