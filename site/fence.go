@@ -50,6 +50,10 @@ type figureNode struct {
 	// as a line, even when empty).
 	OpenLine, FileLines int
 
+	// ToRoot is the relative path from the figure's page to the site root
+	// ("" or "../"), which its link to the playground starts with.
+	ToRoot string
+
 	// HTML is the rendered <figure>, set by the scenario pass with
 	// result, what the pass computed for this fence.
 	HTML   []byte
@@ -168,7 +172,7 @@ func (figureRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 			if len(f.HTML) > 0 {
 				// Every figure opens its fence in the playground; the
 				// link works without scripts (it only names a page).
-				_, _ = w.WriteString(`<p class="kf-edit"><a href="` + playground.EditHref(f.Body) + `">Edit in the playground</a></p>`)
+				_, _ = w.WriteString(`<p class="kf-edit"><a href="` + f.ToRoot + playground.EditHref(f.Body) + `">Edit in the playground</a></p>`)
 			}
 			_ = w.WriteByte('\n')
 		}

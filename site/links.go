@@ -16,13 +16,16 @@ import (
 // forge, by source file, and never ship a dead link:
 //
 //   - "acks.md" or "../ops/acks.md#isr" (a content file, relative to the
-//     linking page) becomes "acks.html" or "ops-acks.html#isr";
-//   - "acks.html" (an output page, relative to the flat site root) is kept;
+//     linking page) becomes a link relative to the linking page's output
+//     file: "acks.html", or "../ops/acks.html#isr" from a page of another
+//     section (Section);
+//   - "acks.html" or "../ops/index.html" (an output page, relative to the
+//     linking page's output file) is kept;
 //   - either one naming no page of the site is an error at the link.
 //
 // Links with a scheme ("https:", "mailto:"), links starting "//" and other
 // files are left alone. pages maps content paths to pages; outputs holds
-// every output page name. The fragment of a link to a page of the site,
+// every output page, relative to the site root. The fragment of a link to a page of the site,
 // or of an in-page link ("#isr"), is returned to be checked by
 // checkFragments once the figures are known.
 func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]fragLink, sim.ErrorList) {
@@ -30,7 +33,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 	var frags []fragLink
 	byOut := map[string]*Page{}
 	for _, p := range pages {
-		byOut[outName(p)] = p
+		byOut[p.Out] = p
 	}
 	lines := newLineIndex(pg.src)
 	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -60,16 +63,18 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]
 					Msg: fmt.Sprintf("link to %q: no page %s in the content folder", dest, sim.EscapeName(p))})
 				return ast.WalkContinue, nil
 			}
-			fl.to, fl.page = to, outName(to)
+			fl.to, fl.page = to, relHref(pg.Out, to.Out)
 			link.Destination = []byte(fl.page + rest)
 		case strings.EqualFold(path.Ext(target), ".html"):
-			if strings.HasPrefix(target, "/") || !outputs[path.Clean(target)] {
+			// Relative to the linking page's folder in the output.
+			out := path.Join(path.Dir(pg.Out), target)
+			if strings.HasPrefix(target, "/") || strings.HasPrefix(out, "../") || !outputs[out] {
 				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, lines),
 					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, sim.EscapeName(target))})
 				return ast.WalkContinue, nil
 			}
 			fl.page = path.Clean(target)
-			fl.to = byOut[fl.page]
+			fl.to = byOut[out]
 		default:
 			return ast.WalkContinue, nil
 		}

@@ -36,10 +36,13 @@ type Page struct {
 	Path string
 	// File is the path used in error messages ("content/acks.md").
 	File string
-	// Slug names the output file (Slug + ".html") and prefixes the DOM id
-	// of every figure on the page. It comes from Path, reduced to
-	// [a-z0-9-].
+	// Slug prefixes the DOM id of every figure on the page. It comes from
+	// Path, reduced to [a-z0-9-] ("ops/acks.md" → "ops-acks"), so it is
+	// unique in the site.
 	Slug string
+	// Out is the page's output file, relative to the site root
+	// ("acks.html", "ops/acks.html"; see Section).
+	Out string
 	// Title, Weight and Summary come from the front matter. Pages are
 	// ordered by (Weight, Title, Path).
 	Title   string
@@ -372,8 +375,8 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// Slug turns a page's path inside the content folder into the name of its
-// output file: without ".md", lower case, every run of characters outside
+// Slug turns a page's path inside the content folder into the prefix of
+// its figures' DOM ids: without ".md", lower case, every run of characters outside
 // [a-z0-9] replaced by one '-' ("Replicas & HW.md" → "replicas-hw",
 // "ops/acks.md" → "ops-acks"). An empty result becomes "page".
 func Slug(p string) string {
@@ -494,7 +497,8 @@ func (headingRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 }
 
 // readPages reads every *.md file under fsys in lexical path order.
-// Files and folders whose names start with "." or "_" are skipped.
+// Files and folders whose names start with "." or "_" are skipped, except
+// _index.md, a folder's index page (Section).
 func readPages(fsys fs.FS) ([]string, error) {
 	var paths []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -502,7 +506,7 @@ func readPages(fsys fs.FS) ([]string, error) {
 			return err
 		}
 		name := d.Name()
-		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) && (d.IsDir() || name != "_index.md") {
 			if d.IsDir() {
 				return fs.SkipDir
 			}

@@ -3,21 +3,31 @@ package site
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"hash"
 	"io/fs"
 	"sync"
+
+	"github.com/yuin/goldmark/ast"
 )
 
 // PageCache keeps the rendered pages of the last build, so that the next
 // build (serve's, after a save) renders only the pages whose inputs
 // changed. A page's key (pageKey) covers everything its output is made
-// of: the templates' text, the site's title, the page set, the page's own
-// source (front matter, Markdown, fences), its figures' markup, and the
-// navigation every page shows (each page's link, title and summary, in
-// site order, and which one is current). A hit returns the bytes the
-// same inputs rendered before, so a build from the cache is byte for byte
-// a build without it (TestIncrementalMatchesCold checks it on random edit
-// sequences). Safe for concurrent use; the zero value is ready.
+// of: the templates' text; everything the layout shows but the page's
+// text — its title and summary, its table of contents, the links to the
+// site's root, and the navigation: its own section's pages (each one's
+// link, title and summary, in order, and which one is current), the
+// list of sections (each one's link, title and summary) and prev/next;
+// and the page's own source (front matter, Markdown, fences), its
+// figures' markup and its links as the build rewrote them. A page's
+// navigation shows its own section alone, so an edit in one section
+// (a title, a weight, a page added or removed) renders the pages of
+// that section again and no other, unless it changes what the list of
+// sections shows. A hit returns the bytes the same inputs rendered
+// before, so a build from the cache is byte for byte a build without it
+// (TestIncrementalMatchesCold checks it on random edit sequences). Safe
+// for concurrent use; the zero value is ready.
 type PageCache struct {
 	mu   sync.Mutex
 	last map[string][]byte // the last successful build's pages, by key
@@ -85,29 +95,38 @@ func writeField(h hash.Hash, s string) {
 	h.Write([]byte(s))
 }
 
-// pageKey is the PageCache key of page i of pages: see PageCache for what
-// it covers. pageSet lists every content path, index.md included.
-func pageKey(tmpl []byte, siteTitle string, pageSet []string, pages []*Page, i int) string {
+// pageKey is the PageCache key of a page rendered with layout.html: see
+// PageCache for what it covers. d is everything the layout shows but the
+// page's Content (which must still be empty), pg the content page whose
+// Markdown becomes Content (nil for a generated section index). It
+// returns "" (render, do not keep) in the case, which does not arise,
+// that d cannot be encoded.
+func pageKey(tmpl []byte, d *layoutData, pg *Page) string {
 	h := sha256.New()
 	h.Write(tmpl)
-	writeField(h, siteTitle)
-	for _, p := range pageSet {
-		writeField(h, p)
+	// The layout data as JSON (struct fields in declaration order, so
+	// one encoding per value): whatever a later field adds is in the key
+	// without a line here.
+	nav, err := json.Marshal(d)
+	if err != nil {
+		return ""
 	}
-	writeField(h, "\x00nav")
-	for _, p := range pages {
-		writeField(h, outName(p))
-		writeField(h, p.Title)
-		writeField(h, p.Summary)
-	}
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(i))
-	h.Write(n[:])
-	pg := pages[i]
-	writeField(h, pg.Path)
-	writeField(h, string(pg.src))
-	for _, f := range pg.figures {
-		writeField(h, string(f.HTML))
+	writeField(h, string(nav))
+	if pg != nil {
+		writeField(h, pg.Path)
+		writeField(h, string(pg.src))
+		for _, f := range pg.figures {
+			writeField(h, string(f.HTML))
+		}
+		// The links as the build rewrote them: a short figure link
+		// ("b.md#fig") becomes the figure's full id only when the page
+		// it names has that figure, which that page's text decides.
+		_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if l, ok := n.(*ast.Link); ok && entering {
+				writeField(h, string(l.Destination))
+			}
+			return ast.WalkContinue, nil
+		})
 	}
 	return string(h.Sum(nil))
 }

@@ -301,14 +301,14 @@ func TestIDsAndNamesSafe(t *testing.T) {
 	fsys := fstest.MapFS{
 		`"><img src=x onerror=alert(1)>.md`: {Data: []byte("---\ntitle: A\n---\n" + fence)},
 		"Ünïcode Page (draft) #2.md":        {Data: []byte("---\ntitle: B\n---\n" + fence)},
-		"sub/dir/Deep Page.md":              {Data: []byte("---\ntitle: C\n---\n" + fence)},
+		`Sub "><i>Dir/Deep Page.md`:         {Data: []byte("---\ntitle: C\n---\n" + fence)},
 		"javascript:alert(1).md":            {Data: []byte("---\ntitle: D\n---\n" + fence)},
 	}
 	s, err := site.Generate(site.Options{Content: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
-	safeFile := regexp.MustCompile(`^(assets/)?[a-z0-9][a-z0-9-]*\.(html|css|js|svg)$`)
+	safeFile := regexp.MustCompile(`^([a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9-]*\.(html|css|js|svg)$`)
 	for _, f := range s.Files {
 		if !safeFile.MatchString(f.Path) {
 			t.Errorf("output file %q is not named from [a-z0-9-]", f.Path)

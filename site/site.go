@@ -47,8 +47,11 @@ type Options struct {
 type Site struct {
 	// Files holds every output file, sorted by Path.
 	Files []File
-	// Pages are the content pages in site order (index.md excluded).
+	// Pages are the content pages in site order: the root section's,
+	// then each section's in turn (index pages excluded).
 	Pages []*Page
+	// Sections are the site's sections in order, the root section first.
+	Sections []*Section
 	// Figures describes every figure in page order.
 	Figures []FigureStat
 }
@@ -161,49 +164,58 @@ func Generate(o Options) (*Site, error) {
 		}
 	})
 	var errs sim.ErrorList
-	var pages []*Page
-	var home *Page
-	slugs := map[string]string{}
-	for i, p := range paths {
+	parsed := make([]*Page, len(paths))
+	for i := range paths {
 		if read[i].err != nil {
 			return nil, read[i].err
 		}
-		pg, file := read[i].pg, read[i].pg.File
+		parsed[i] = read[i].pg
 		errs = append(errs, read[i].errs...)
-		if p == homeSource {
-			home = pg
-			continue
-		}
-		if pg.Slug == "index" {
-			errs = append(errs, sim.Error{File: file, Msg: `page name "index" is taken by the home page; rename the file`})
-			continue
-		}
-		if pg.Slug == playground.PageSlug {
-			errs = append(errs, sim.Error{File: file, Msg: `page name "playground" is taken by the playground page every site has; rename the file`})
-			continue
-		}
-		if other, dup := slugs[pg.Slug]; dup {
-			errs = append(errs, sim.Error{File: file, Msg: fmt.Sprintf("page %q would be written to %s.html, like %q; rename one", p, pg.Slug, other)})
-			continue
-		}
-		slugs[pg.Slug] = p
-		pages = append(pages, pg)
 	}
-	slices.SortStableFunc(pages, func(a, b *Page) int {
-		return cmp.Or(cmp.Compare(a.Weight, b.Weight), cmp.Compare(a.Title, b.Title), cmp.Compare(a.Path, b.Path))
-	})
-
-	all := pages
+	sections, perrs := placePages(parsed)
+	errs = append(errs, perrs...)
+	root := sections[0]
+	home := root.Index
+	siteTitle := "Kafka Flow"
 	if home != nil {
-		all = append([]*Page{home}, pages...)
+		siteTitle = home.Title
+		root.Summary = home.Summary
+	}
+	root.Title = siteTitle
+
+	// pages are the content pages in site order; all adds the index
+	// pages (the home page first), and last the pages no section holds
+	// (too deep), whose figures and links are still checked.
+	var pages, all []*Page
+	for _, sec := range sections {
+		if sec.Index != nil {
+			all = append(all, sec.Index)
+		}
+		all = append(all, sec.Pages...)
+		pages = append(pages, sec.Pages...)
+	}
+	placed := map[*Page]bool{}
+	for _, pg := range all {
+		placed[pg] = true
+	}
+	for _, pg := range parsed {
+		if pg.Out != "" && !placed[pg] {
+			all = append(all, pg)
+		}
 	}
 	byPath := map[string]*Page{}
+	byOut := map[string]*Page{}
 	outputs := map[string]bool{}
 	for _, pg := range all {
-		byPath[pg.Path] = pg
-		outputs[outName(pg)] = true
+		byPath[pg.Path], byOut[pg.Out] = pg, pg
+		outputs[pg.Out] = true
+		for _, f := range pg.figures {
+			f.ToRoot = toRoot(pg.Out)
+		}
 	}
-	outputs["index.html"] = true // written from index.md or, without one, as a list of the pages
+	for _, sec := range sections {
+		outputs[sec.Out()] = true // from its index page or, without one, a list of its pages
+	}
 	var frags []fragLink
 	for _, pg := range all {
 		f, lerrs := resolveLinks(pg, byPath, outputs)
@@ -226,68 +238,64 @@ func Generate(o Options) (*Site, error) {
 		return nil, err
 	}
 
-	s := &Site{Pages: pages}
+	s := &Site{Pages: pages, Sections: sections}
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			r := f.result
-			s.Figures = append(s.Figures, FigureStat{Page: outName(pg), ID: FigureID(pg.Slug, r.ScenarioID),
+			s.Figures = append(s.Figures, FigureStat{Page: pg.Out, ID: FigureID(pg.Slug, r.ScenarioID),
 				Beats: r.Beats, Frames: r.Work.Frames, Records: r.Records, Bytes: len(f.HTML), Run: r.run})
 		}
 	}
 
-	siteTitle := "Kafka Flow"
-	if home != nil {
-		siteTitle = home.Title
+	nav := siteNav{sections: sections, siteTitle: siteTitle}
+	// Every page of every section, and each folder section's index page,
+	// is rendered on GOMAXPROCS workers (a template may be executed in
+	// parallel), each into its own slot; the first error in site order is
+	// the one returned.
+	var jobs []renderJob
+	for _, sec := range sections {
+		if sec != root {
+			jobs = append(jobs, nav.indexJob(sec))
+		}
+		for i := range sec.Pages {
+			jobs = append(jobs, nav.pageJob(sec, i))
+		}
 	}
-	// Pages are rendered on GOMAXPROCS workers too (a template may be
-	// executed in parallel), each into its own slot; the first error in
-	// site order is the one returned.
-	rendered := make([]File, len(pages))
-	rerrs := make([]error, len(pages))
+	rendered := make([]File, len(jobs))
+	rerrs := make([]error, len(jobs))
 	var tmplDigest []byte
-	var pageSet []string
 	if o.Pages != nil {
 		o.Pages.begin()
 		if tmplDigest, err = templatesDigest(tfs); err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
-		for _, pg := range all {
-			pageSet = append(pageSet, pg.Path)
-		}
 	}
-	parallel(len(pages), func(i int) {
-		pg := pages[i]
+	parallel(len(jobs), func(i int) {
+		j := &jobs[i]
 		var key string
 		if o.Pages != nil {
-			key = pageKey(tmplDigest, siteTitle, pageSet, pages, i)
+			key = pageKey(tmplDigest, &j.data, j.page)
 			if b, ok := o.Pages.get(key); ok {
 				o.Pages.put(key, b)
-				rendered[i] = File{Path: outName(pg), Data: b}
+				rendered[i] = File{Path: j.out, Data: b}
 				return
 			}
 		}
-		body, err := renderBody(md, pg)
-		if err != nil {
-			rerrs[i] = err
-			return
-		}
-		d := layoutData{SiteTitle: siteTitle, Title: pg.Title, Summary: pg.Summary, Content: body,
-			Headings: pg.Headings, HasFigures: len(pg.figures) > 0, Assets: AssetDir + "/", Home: "index.html",
-			PlaygroundHref: playground.PageFile}
-		d.Nav = navItems(pages, i)
-		if i > 0 {
-			d.Prev = &d.Nav[i-1]
-		}
-		if i+1 < len(pages) {
-			d.Next = &d.Nav[i+1]
+		if j.page != nil {
+			body, err := renderBody(md, j.page)
+			if err != nil {
+				rerrs[i] = err
+				return
+			}
+			j.data.Content = body
 		}
 		var buf bytes.Buffer
-		if err := tmpl.ExecuteTemplate(&buf, "layout.html", d); err != nil {
+		if err := tmpl.ExecuteTemplate(&buf, "layout.html", j.data); err != nil {
 			rerrs[i] = fmt.Errorf("templates: layout.html: %w", err)
 			return
 		}
-		rendered[i] = File{Path: outName(pg), Data: buf.Bytes()}
-		if o.Pages != nil {
+		rendered[i] = File{Path: j.out, Data: buf.Bytes()}
+		if o.Pages != nil && key != "" {
 			o.Pages.put(key, buf.Bytes())
 		}
 	})
@@ -301,8 +309,11 @@ func Generate(o Options) (*Site, error) {
 	}
 	s.Files = append(s.Files, rendered...)
 
-	hd := layoutData{SiteTitle: siteTitle, Title: siteTitle, Assets: AssetDir + "/", Home: "index.html",
-		Nav: navItems(pages, -1), PlaygroundHref: playground.PageFile}
+	// The home page is the root section's index page: the top of index.md,
+	// the root section's pages, and the other sections.
+	hd := nav.base("index.html")
+	hd.Title, hd.Nav, hd.Sections = siteTitle, nav.pages(root, "index.html", -1), nav.list("index.html", root, true)
+	hd.Section = nav.sectionTitle(root)
 	if home != nil {
 		body, err := renderBody(md, home)
 		if err != nil {
@@ -310,8 +321,11 @@ func Generate(o Options) (*Site, error) {
 		}
 		hd.Content, hd.Summary, hd.HasFigures = body, home.Summary, len(home.figures) > 0
 	}
-	if len(pages) > 0 {
+	switch {
+	case len(hd.Nav) > 0:
 		hd.Next = &hd.Nav[0]
+	case len(sections) > 1:
+		hd.Next = &NavItem{Href: sections[1].Out(), Title: sections[1].Title}
 	}
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, "index.html", hd); err != nil {
@@ -320,15 +334,16 @@ func Generate(o Options) (*Site, error) {
 	s.Files = append(s.Files, File{Path: "index.html", Data: buf.Bytes()})
 
 	// The playground: one page running fences with the engine compiled
-	// to WebAssembly (package playground), in every site.
+	// to WebAssembly (package playground), in every site, at its root.
 	reference := ""
-	if slugs["reference"] != "" {
+	if byOut["reference.html"] != nil {
 		reference = "reference.html"
 	}
-	pd := layoutData{SiteTitle: siteTitle, Title: "Playground",
-		Summary: "Edit a scenario and run it in the browser with the engine the guide is built with.",
-		Content: playground.Content(playground.Sample, reference), HasFigures: true, Playground: true,
-		Assets: AssetDir + "/", Home: "index.html", Nav: navItems(pages, -1), PlaygroundHref: playground.PageFile}
+	pd := nav.base(playground.PageFile)
+	pd.Title = "Playground"
+	pd.Summary = "Edit a scenario and run it in the browser with the engine the guide is built with."
+	pd.Content, pd.HasFigures, pd.Playground = playground.Content(playground.Sample, reference), true, true
+	pd.Nav, pd.Sections, pd.Section = nav.pages(root, playground.PageFile, -1), nav.list(playground.PageFile, nil, false), nav.sectionTitle(root)
 	var pbuf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&pbuf, "layout.html", pd); err != nil {
 		return nil, fmt.Errorf("templates: layout.html: %w", err)
@@ -359,48 +374,151 @@ func Generate(o Options) (*Site, error) {
 type layoutData struct {
 	// SiteTitle is the home page's title ("Kafka Flow" without index.md).
 	SiteTitle string
-	// Title and Summary are the page's front matter.
+	// Title and Summary are the page's front matter (a section's index
+	// page: the section's).
 	Title, Summary string
 	// Content is the page's rendered Markdown with its figures.
 	Content template.HTML
 	// Headings is the page's table of contents (level-2 headings).
 	Headings []Heading
-	// Nav lists every page in order; Prev and Next point into it.
+	// Nav lists the pages of the page's section in order (the root
+	// section's on the home page and the playground); Prev and Next
+	// point into it, so they stay within the section.
 	Nav        []NavItem
 	Prev, Next *NavItem
+	// Sections lists every section, the root section first, when the
+	// site has more than one (nil otherwise: a site of one section shows
+	// its pages alone, as before sections); Section is then the title of
+	// the page's section, which heads Nav.
+	Sections []NavSection
+	Section  string
+	// Listing says the page is a folder section's index page, which
+	// lists Nav, with summaries, under its text.
+	Listing bool
 	// HasFigures says whether the page needs stepper.js.
 	HasFigures bool
-	// Assets is the relative path prefix of the shared assets ("assets/");
-	// Home the relative link to the index; PlaygroundHref the relative
-	// link to the playground page.
+	// Assets is the relative path prefix of the shared assets ("assets/",
+	// "../assets/" one folder down); Home the relative link to the home
+	// page; PlaygroundHref the relative link to the playground page.
 	Assets, Home, PlaygroundHref string
 	// Playground says the page is the playground, which loads its
 	// scripts (playground.Assets) and no other page does.
 	Playground bool
 }
 
-// NavItem is one page in the site's table of contents.
+// NavItem is one page in its section's table of contents.
 type NavItem struct {
+	// Href is the page's link, relative to the page being rendered.
 	Href, Title, Summary string
 	// Current marks the page being rendered.
 	Current bool
 }
 
-func navItems(pages []*Page, current int) []NavItem {
-	items := make([]NavItem, len(pages))
-	for i, p := range pages {
-		items[i] = NavItem{Href: outName(p), Title: p.Title, Summary: p.Summary, Current: i == current}
+// NavSection is one section in the site's list of sections.
+type NavSection struct {
+	// Href is the section's index page, relative to the page being
+	// rendered.
+	Href, Title, Summary string
+	// Current is the section's aria-current value: "page" on its index
+	// page, "true" on one of its pages, "" elsewhere.
+	Current string
+}
+
+// siteNav makes the navigation a page shows: its section's pages, the
+// list of sections, and the links to the site's root.
+type siteNav struct {
+	sections  []*Section
+	siteTitle string
+}
+
+// base is the layout data every page written at out starts from.
+func (n siteNav) base(out string) layoutData {
+	up := toRoot(out)
+	return layoutData{SiteTitle: n.siteTitle, Assets: up + AssetDir + "/", Home: up + "index.html", PlaygroundHref: up + playground.PageFile}
+}
+
+// pages lists sec's pages as links from the page at out; current is the
+// index of the page being rendered, or -1.
+func (n siteNav) pages(sec *Section, out string, current int) []NavItem {
+	items := make([]NavItem, len(sec.Pages))
+	for i, p := range sec.Pages {
+		items[i] = NavItem{Href: relHref(out, p.Out), Title: p.Title, Summary: p.Summary, Current: i == current}
 	}
 	return items
 }
 
-// outName is a page's output file, relative to the site root.
-func outName(p *Page) string {
-	if p.Path == homeSource {
-		return "index.html"
+// list lists the sections as links from the page at out, cur being the
+// page's section (nil for none) and onIndex saying the page is cur's
+// index page; nil when the site has one section.
+func (n siteNav) list(out string, cur *Section, onIndex bool) []NavSection {
+	if len(n.sections) < 2 {
+		return nil
 	}
-	return p.Slug + ".html"
+	items := make([]NavSection, len(n.sections))
+	for i, s := range n.sections {
+		items[i] = NavSection{Href: relHref(out, s.Out()), Title: s.Title, Summary: s.Summary}
+		switch {
+		case s == cur && onIndex:
+			items[i].Current = "page"
+		case s == cur:
+			items[i].Current = "true"
+		}
+	}
+	return items
 }
+
+// sectionTitle is what heads sec's pages in the navigation: its title
+// when the site has several sections, "" when it has one.
+func (n siteNav) sectionTitle(sec *Section) string {
+	if len(n.sections) < 2 {
+		return ""
+	}
+	return sec.Title
+}
+
+// renderJob is one page to render with layout.html: its output file, its
+// layout data (without Content) and the content page whose Markdown
+// becomes Content (nil for a generated section index).
+type renderJob struct {
+	out  string
+	data layoutData
+	page *Page
+}
+
+// pageJob is page i of sec.
+func (n siteNav) pageJob(sec *Section, i int) renderJob {
+	pg := sec.Pages[i]
+	d := n.base(pg.Out)
+	d.Title, d.Summary, d.Headings, d.HasFigures = pg.Title, pg.Summary, pg.Headings, len(pg.figures) > 0
+	d.Nav, d.Sections, d.Section = n.pages(sec, pg.Out, i), n.list(pg.Out, sec, false), n.sectionTitle(sec)
+	if i > 0 {
+		d.Prev = &d.Nav[i-1]
+	}
+	if i+1 < len(d.Nav) {
+		d.Next = &d.Nav[i+1]
+	}
+	return renderJob{out: pg.Out, data: d, page: pg}
+}
+
+// indexJob is the index page of a folder section: its index.md's text,
+// if it has one, over the list of its pages.
+func (n siteNav) indexJob(sec *Section) renderJob {
+	out := sec.Out()
+	d := n.base(out)
+	d.Title, d.Summary, d.Listing = sec.Title, sec.Summary, true
+	d.Nav, d.Sections, d.Section = n.pages(sec, out, -1), n.list(out, sec, true), n.sectionTitle(sec)
+	if len(d.Nav) > 0 {
+		d.Next = &d.Nav[0]
+	}
+	if pg := sec.Index; pg != nil {
+		d.Headings, d.HasFigures = pg.Headings, len(pg.figures) > 0
+	}
+	return renderJob{out: out, data: d, page: sec.Index}
+}
+
+// toRoot is the relative path from the output file out to the site's
+// root: "" at the root, "../" one folder down.
+func toRoot(out string) string { return strings.Repeat("../", strings.Count(out, "/")) }
 
 // renderBody renders a page's Markdown (its figures already computed).
 func renderBody(md goldmark.Markdown, pg *Page) (template.HTML, error) {

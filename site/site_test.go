@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"path"
 	"regexp"
 	"runtime"
 	"strings"
@@ -97,6 +98,8 @@ func checkLinks(t *testing.T, s *Site) {
 			frag = deepLinkBeat.ReplaceAllString(frag, "")
 			if target == "" {
 				target = f.Path
+			} else {
+				target = path.Join(path.Dir(f.Path), target) // relative to the page's folder
 			}
 			data := s.File(target)
 			if data == nil {
@@ -325,12 +328,21 @@ func TestPageOrderAndNav(t *testing.T) {
 	for _, p := range s.Pages {
 		order = append(order, p.Slug)
 	}
-	if got, want := strings.Join(order, " "), "sub-first same-title zeta alpha"; got != want {
+	// The root section's pages, then the section sub's.
+	if got, want := strings.Join(order, " "), "same-title zeta alpha sub-first"; got != want {
 		t.Errorf("page order %q, want %q", got, want)
 	}
-	same := string(s.File("same-title.html"))
-	if !strings.Contains(same, `rel="prev" href="sub-first.html"`) || !strings.Contains(same, `rel="next" href="zeta.html"`) {
-		t.Errorf("same-title.html lacks its prev/next links:\n%s", same)
+	zeta := string(s.File("zeta.html"))
+	if !strings.Contains(zeta, `rel="prev" href="same-title.html"`) || !strings.Contains(zeta, `rel="next" href="alpha.html"`) {
+		t.Errorf("zeta.html lacks its prev/next links:\n%s", zeta)
+	}
+	// Prev/next stay within a section: the first page has no prev, the
+	// root section's last no next (sub/First.md is in another section).
+	if same := string(s.File("same-title.html")); strings.Contains(same, `rel="prev"`) {
+		t.Errorf("same-title.html, the first page, has a prev link:\n%s", same)
+	}
+	if alpha := string(s.File("alpha.html")); strings.Contains(alpha, `rel="next"`) {
+		t.Errorf("alpha.html, the root section's last page, has a next link:\n%s", alpha)
 	}
 	index := string(s.File("index.html"))
 	if !strings.Contains(index, "<title>My Guide</title>") || !strings.Contains(index, "<p>Welcome.</p>") {
@@ -395,31 +407,40 @@ func TestSlugAndFigureID(t *testing.T) {
 func TestLinksBetweenPages(t *testing.T) {
 	good := fstest.MapFS{
 		"index.md": page("title: Home", "[start](sub/a.md)"),
-		"sub/a.md": page("title: A", "See [B](../b.md#isr), [home](../index.md), [B again](b.html),",
-			"[Kafka](https://kafka.apache.org/documentation/#producerconfigs) and [here](#top)."),
-		"b.md": page("title: B", "## ISR", "", "Back to [A](sub/a.md)."),
+		"sub/a.md": page("title: A", "See [B](../b.md#isr), [home](../index.md), [B again](../b.html),",
+			"[Kafka](https://kafka.apache.org/documentation/#producerconfigs), [here](#main), [C](c.md) and [its section](index.html)."),
+		"sub/c.md": page("title: C"),
+		"b.md":     page("title: B", "## ISR", "", "Back to [A](sub/a.md)."),
 	}
 	s, err := Generate(Options{Content: good})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := string(s.File("sub-a.html"))
-	for _, want := range []string{`href="b.html#isr"`, `href="index.html"`, `href="b.html"`,
-		`href="https://kafka.apache.org/documentation/#producerconfigs"`, `href="#top"`} {
+	// Links are relative to the linking page's output file, one folder
+	// down in a section.
+	a := string(s.File("sub/a.html"))
+	for _, want := range []string{`href="../b.html#isr"`, `href="../index.html"`, `href="../b.html"`,
+		`href="https://kafka.apache.org/documentation/#producerconfigs"`, `href="#main"`, `href="c.html"`, `href="index.html"`} {
 		if !strings.Contains(a, want) {
-			t.Errorf("sub-a.html lacks %s", want)
+			t.Errorf("sub/a.html lacks %s", want)
 		}
 	}
-	if !strings.Contains(string(s.File("index.html")), `href="sub-a.html"`) {
+	if !strings.Contains(string(s.File("index.html")), `href="sub/a.html"`) {
 		t.Error("index.html's link to sub/a.md was not rewritten")
 	}
+	checkLinks(t, s)
 
 	bad := fstest.MapFS{
 		"a.md": page("title: A", "Text.", "", "Go to [the other page](other.md) or", "[that one](that.html)."),
+		// b.html is the root's: from a section, ../b.html.
+		"sub/b.md": page("title: B", "[B](b.html), [A](a.html), [out](../../a.html)."),
+		"b.md":     page("title: B"),
 	}
 	_, err = Generate(Options{Content: bad, ContentName: "content"})
 	want := `content/a.md:6:7: link to "other.md": no page other.md in the content folder` + "\n" +
-		`content/a.md:7:1: link to "that.html": the site has no page that.html (link to the page's .md file, or to SLUG.html)`
+		`content/a.md:7:1: link to "that.html": the site has no page that.html (link to the page's .md file, or to SLUG.html)` + "\n" +
+		`content/sub/b.md:4:14: link to "a.html": the site has no page a.html (link to the page's .md file, or to SLUG.html)` + "\n" +
+		`content/sub/b.md:4:27: link to "../../a.html": the site has no page ../../a.html (link to the page's .md file, or to SLUG.html)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}

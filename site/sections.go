@@ -1,0 +1,190 @@
+package site
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/playground"
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// Section is one folder of the content folder: the folder itself (the
+// root section, which holds the home page) or a folder directly under it.
+// Sections do not nest: a page two folders down is an error (see
+// placePages). Hugo's sections are the model; the rule for a section's
+// index page is one of Hugo's two names, either of which works:
+//
+//   - the section's index page is the folder's index.md or _index.md
+//     (Hugo's name for it; the one file starting with "_" that is not
+//     skipped); both in one folder is an error at the second;
+//   - its front matter gives the section's title, summary and weight,
+//     and its Markdown the top of the section's index page, under which
+//     the build lists the section's pages;
+//   - without one, the section's title is its folder's name as written,
+//     its weight 0, and its index page the list alone.
+//
+// The root section's index page is the home page, index.html; a folder
+// section's is SLUG/index.html, and its pages SLUG/NAME.html.
+type Section struct {
+	// Dir is the folder inside the content folder ("ops"); "" for the
+	// root section.
+	Dir string
+	// Slug is the output folder, Dir reduced to [a-z0-9-] ("" for the
+	// root section).
+	Slug string
+	// Title, Summary and Weight come from the index page's front matter
+	// (Title defaults to Dir). Sections are ordered by (Weight, Title,
+	// Dir), the root section first.
+	Title, Summary string
+	Weight         int
+	// Index is the index page (index.md or _index.md), nil when the
+	// build generates it. The root section's is the home page.
+	Index *Page
+	// Pages are the section's pages in order, by (Weight, Title, Path);
+	// the index page is not one of them.
+	Pages []*Page
+}
+
+// Out is the section's index page, relative to the site root
+// ("index.html", "ops/index.html").
+func (s *Section) Out() string {
+	if s.Slug == "" {
+		return "index.html"
+	}
+	return s.Slug + "/index.html"
+}
+
+// isIndexName reports whether a file name is a folder's index page.
+func isIndexName(name string) bool { return name == "index.md" || name == "_index.md" }
+
+// pageOut is the output file of the page at content path p, relative to
+// the site root: "acks.md" → "acks.html", "Ops/Min ISR.md" →
+// "ops/min-isr.html", "ops/_index.md" → "ops/index.html".
+func pageOut(p string) string {
+	dir, name := path.Split(p)
+	if isIndexName(name) {
+		name = "index.md"
+	}
+	base := safeID(strings.TrimSuffix(name, path.Ext(name)), "page") + ".html"
+	if dir == "" {
+		return base
+	}
+	return sectionSlug(strings.TrimSuffix(dir, "/")) + "/" + base
+}
+
+// sectionSlug is a section folder's output folder.
+func sectionSlug(dir string) string { return safeID(dir, "section") }
+
+// placePages sorts the parsed pages (in path order) into sections: the
+// root's, then one per folder directly under the content folder, each
+// with its index page and its pages in order. It reports, positioned at
+// the file that makes them: a page two or more folders down; a folder
+// with both index.md and _index.md; two pages, or two sections, written
+// to one output name; the names the build keeps for itself (the root's
+// "index" and "playground", a section named like the assets folder).
+func placePages(pages []*Page) ([]*Section, sim.ErrorList) {
+	var errs sim.ErrorList
+	root := &Section{}
+	sections := []*Section{root}
+	byDir := map[string]*Section{"": root}
+	bySlug := map[string]string{} // section slug → the folder that took it
+	outs := map[string]string{}   // output file → the page that took it
+	fail := func(pg *Page, format string, args ...any) {
+		errs = append(errs, sim.Error{File: pg.File, Pos: sim.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf(format, args...)})
+	}
+	for _, pg := range pages {
+		dir, name := path.Split(pg.Path)
+		dir = strings.TrimSuffix(dir, "/")
+		if strings.Contains(dir, "/") {
+			fail(pg, "this page is %d folders down: sections do not nest, so a page sits in the content folder or in a folder directly under it (move it into %s/)",
+				strings.Count(dir, "/")+1, sim.EscapeName(dir[:strings.IndexByte(dir, '/')]))
+			continue
+		}
+		sec := byDir[dir]
+		if sec == nil {
+			slug := sectionSlug(dir)
+			if other, dup := bySlug[slug]; dup {
+				fail(pg, "folder %s would be written to %s/, like folder %s; rename one", sim.EscapeName(dir), slug, sim.EscapeName(other))
+				continue
+			}
+			if slug == AssetDir {
+				fail(pg, "folder %s would be written to %s/, which holds the site's stylesheets and scripts; rename the folder", sim.EscapeName(dir), slug)
+				continue
+			}
+			sec = &Section{Dir: dir, Slug: slug, Title: dir}
+			bySlug[slug] = dir
+			byDir[dir] = sec
+			sections = append(sections, sec)
+		}
+		out := pageOut(pg.Path)
+		if isIndexName(name) {
+			if sec.Index != nil {
+				fail(pg, "%s already has an index page, %s: a folder has one (index.md or _index.md); merge them or rename one", folderName(sec), sim.EscapeName(sec.Index.Path))
+				continue
+			}
+			sec.Index = pg
+			pg.Out = out
+			outs[out] = pg.Path
+			continue
+		}
+		switch slug := strings.TrimSuffix(path.Base(out), ".html"); {
+		case slug == "index" && dir == "":
+			fail(pg, `page name "index" is taken by the home page; rename the file`)
+			continue
+		case slug == "index":
+			fail(pg, `page name "index" is taken by the section's index page; rename the file (or name it index.md to make it that page)`)
+			continue
+		case slug == playground.PageSlug && dir == "":
+			fail(pg, `page name "playground" is taken by the playground page every site has; rename the file`)
+			continue
+		}
+		if other, dup := outs[out]; dup {
+			fail(pg, "page %q would be written to %s, like %q; rename one", pg.Path, out, other)
+			continue
+		}
+		outs[out] = pg.Path
+		pg.Out = out
+		sec.Pages = append(sec.Pages, pg)
+	}
+	for _, sec := range sections {
+		if sec.Index != nil && sec != root {
+			sec.Title, sec.Summary, sec.Weight = sec.Index.Title, sec.Index.Summary, sec.Index.Weight
+		}
+		slices.SortStableFunc(sec.Pages, func(a, b *Page) int {
+			return cmp.Or(cmp.Compare(a.Weight, b.Weight), cmp.Compare(a.Title, b.Title), cmp.Compare(a.Path, b.Path))
+		})
+	}
+	slices.SortStableFunc(sections[1:], func(a, b *Section) int {
+		return cmp.Or(cmp.Compare(a.Weight, b.Weight), cmp.Compare(a.Title, b.Title), cmp.Compare(a.Dir, b.Dir))
+	})
+	return sections, errs
+}
+
+// folderName names a section's folder in an error.
+func folderName(s *Section) string {
+	if s.Dir == "" {
+		return "the content folder"
+	}
+	return "folder " + sim.EscapeName(s.Dir)
+}
+
+// relHref is the relative link from the output page from to the output
+// file to (both relative to the site root, slash-separated): "acks.html"
+// from "ops/isr.html" is "../acks.html".
+func relHref(from, to string) string {
+	fromDir := path.Dir(from)
+	if fromDir == "." {
+		return to
+	}
+	up := ""
+	for d := fromDir; d != "."; d = path.Dir(d) {
+		if rest, ok := strings.CutPrefix(to, d+"/"); ok {
+			return up + rest
+		}
+		up += "../"
+	}
+	return up + to
+}
