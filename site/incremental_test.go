@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -18,7 +19,27 @@ type incrPage struct {
 	weight, beats        int
 	acks                 string
 	link                 string // another page's path, or ""
+	frag                 string // the link's fragment: "", "#a-heading", "#FIG" or "#FIG@1"
 	fence                bool
+}
+
+// incrFenceID is the id of the fence on the page at content path name:
+// "s/c.md" → "f-s-c".
+func incrFenceID(name string) string {
+	return "f-" + strings.NewReplacer("/", "-", "_", "", ".md", "").Replace(name)
+}
+
+// incrHref is the link from the page at from to the page at to, both
+// content paths, as an author writes it: relative to from's folder.
+func incrHref(from, to string) string {
+	fromDir, toDir := path.Dir(from), path.Dir(to)
+	switch {
+	case fromDir == toDir:
+		return path.Base(to)
+	case fromDir == ".":
+		return to
+	}
+	return "../" + to
 }
 
 func (p incrPage) source(name string) string {
@@ -27,20 +48,24 @@ func (p incrPage) source(name string) string {
 	if p.summary != "" {
 		fmt.Fprintf(&b, "summary: %s\n", p.summary)
 	}
-	fmt.Fprintf(&b, "---\n\n%s\n", p.text)
+	text := strings.ReplaceAll(p.text, "FIG", incrFenceID(name)) // a heading whose id is the fence's
+	fmt.Fprintf(&b, "---\n\n%s\n", text)
 	if p.link != "" {
-		fmt.Fprintf(&b, "\nSee [there](%s).\n", p.link)
+		frag := strings.ReplaceAll(p.frag, "FIG", incrFenceID(p.link))
+		fmt.Fprintf(&b, "\nSee [there](%s%s).\n", incrHref(name, p.link), frag)
 	}
 	if p.fence {
-		id := strings.TrimSuffix(name, ".md")
-		fmt.Fprintf(&b, "\n```kflow\nid: f-%s\nbeats: %d\nproducer: {acks: %s, records: 2}\n```\n", id, p.beats, p.acks)
+		fmt.Fprintf(&b, "\n```kflow\nid: %s\nbeats: %d\nproducer: {acks: %s, records: 2}\n```\n", incrFenceID(name), p.beats, p.acks)
 	}
 	return b.String()
 }
 
 // TestIncrementalMatchesCold applies random sequences of edits — a
-// title, a weight, a summary, the text, a fence's beats or acks, a link,
-// a page added or removed, the layout — and after each one builds twice:
+// title, a weight, a summary, the text, a fence's beats or acks or the
+// fence itself, a link (within a section or across, with a fragment that
+// names a heading or a figure), a page added or removed (in the root
+// section, in two folder sections, or a section's index page, once in two
+// names that clash), the layout — and after each one builds twice:
 // incrementally, with the scenario Cache and the PageCache kept from the
 // builds before (as serve does), and cold, from nothing. Both must give
 // the same files, byte for byte, or the same errors.
@@ -49,11 +74,11 @@ func TestIncrementalMatchesCold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := []string{"a.md", "b.md", "c.md", "d.md", "e.md"}
+	names := []string{"a.md", "b.md", "c.md", "s/c.md", "s/d.md", "s/_index.md", "s/index.md", "t/e.md", "t/index.md"}
 	titles := []string{"Alpha", "Beta", "Gamma", "Delta"}
 	rapid.Check(t, func(rt *rapid.T) {
 		site := map[string]incrPage{}
-		for _, n := range names[:3] {
+		for _, n := range []string{"a.md", "b.md", "s/c.md", "t/e.md"} {
 			site[n] = incrPage{title: "Page " + n, weight: 10, text: "Some text.", beats: 3, acks: "all", fence: true}
 		}
 		tmpl := fstest.MapFS{}
@@ -71,7 +96,7 @@ func TestIncrementalMatchesCold(t *testing.T) {
 		for step := range steps {
 			n := rapid.SampledFrom(names).Draw(rt, "page")
 			p, exists := site[n]
-			switch kind := rapid.IntRange(0, 8).Draw(rt, "edit"); {
+			switch kind := rapid.IntRange(0, 9).Draw(rt, "edit"); {
 			case !exists || kind == 0:
 				if exists && len(site) > 1 {
 					delete(site, n) // a page removed (a link to it fails both builds)
@@ -85,13 +110,23 @@ func TestIncrementalMatchesCold(t *testing.T) {
 			case kind == 3:
 				p.summary = rapid.SampledFrom([]string{"", "Short.", "Longer summary."}).Draw(rt, "summary")
 			case kind == 4:
-				p.text = rapid.SampledFrom([]string{"Some text.", "Other *text*.", "## A heading\n\nBody."}).Draw(rt, "text")
+				p.text = rapid.SampledFrom([]string{"Some text.", "Other *text*.", "## A heading\n\nBody.", "## FIG\n\nBody."}).Draw(rt, "text")
 			case kind == 5:
 				p.beats = rapid.IntRange(1, 5).Draw(rt, "beats")
 			case kind == 6:
 				p.acks = rapid.SampledFrom([]string{"0", "1", "all"}).Draw(rt, "acks")
 			case kind == 7:
 				p.link = rapid.SampledFrom(append([]string{""}, names...)).Draw(rt, "link")
+				p.frag = rapid.SampledFrom([]string{"", "#a-heading", "#FIG", "#FIG@1"}).Draw(rt, "frag")
+			case kind == 9:
+				// The fence goes or comes; its id may move from a heading
+				// to the figure, or back, in the same save.
+				p.fence = !p.fence
+				if p.fence && strings.HasPrefix(p.text, "## FIG") {
+					p.text = "Some text."
+				} else if !p.fence && rapid.Bool().Draw(rt, "id to a heading") {
+					p.text = "## FIG\n\nBody."
+				}
 			case kind == 8:
 				setLayout(rapid.SampledFrom([]string{"", "<p>v2</p>", "<p>v3</p>"}).Draw(rt, "layout"))
 			}
@@ -151,5 +186,27 @@ func TestPageCacheRendersWhatChanged(t *testing.T) {
 	build()
 	if pages.Rendered != 4 || pages.Reused != 0 {
 		t.Errorf("after a title edit: %d rendered, %d reused; want 4, 0", pages.Rendered, pages.Reused)
+	}
+}
+
+// A page's output follows the pages it links to: "b.md#f-b" names b's
+// heading while b has one with that id, and b's figure (its full id,
+// "b--f-b") once the id moves to a figure, though the linking page's own
+// text is the same.
+func TestPageCacheFollowsLinkedIDs(t *testing.T) {
+	content := fstest.MapFS{
+		"a.md": {Data: []byte(incrPage{title: "A", text: "Text.", link: "b.md", frag: "#FIG"}.source("a.md"))},
+		"b.md": {Data: []byte(incrPage{title: "B", text: "## FIG\n\nBody."}.source("b.md"))},
+	}
+	pages := &PageCache{}
+	for _, want := range []string{`href="b.html#f-b"`, `href="b.html#b--f-b"`} {
+		s, err := Generate(Options{Content: content, Pages: pages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(s.File("a.html"), []byte(want)) {
+			t.Errorf("a.html lacks %s", want)
+		}
+		content["b.md"] = &fstest.MapFile{Data: []byte(incrPage{title: "B", text: "Text.", fence: true, beats: 3, acks: "1"}.source("b.md"))}
 	}
 }

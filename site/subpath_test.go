@@ -2,12 +2,14 @@ package site
 
 import (
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/kafkaflow/kflowgen/content"
 	"golang.org/x/net/html"
@@ -19,9 +21,49 @@ import (
 // resolve there: each href and src, read as a browser resolves it against
 // its page's URL, answers 200 under /sub/. A root-relative link
 // ("/assets/site.css") or one that climbs out ("../x") would 404 here.
+// The same holds for the guide with two sections added, whose pages sit
+// one folder down and link across sections.
 func TestSiteWorksUnderSubPath(t *testing.T) {
+	pages, assets := crawlUnderSubPath(t, content.FS)
+	// The guide's pages and its stylesheets, scripts and icon were all
+	// reached, so the walk did follow the links.
+	if pages < 19 || assets < 4 {
+		t.Errorf("reached %d pages and %d assets; want the guide's 19 pages and at least 4 assets", pages, assets)
+	}
+
+	sectioned := fstest.MapFS{}
+	err := fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, err := fs.ReadFile(content.FS, p)
+			sectioned[p] = &fstest.MapFile{Data: b}
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sectioned["ops/_index.md"] = page("title: Operations\nsummary: Running a cluster.", "Start with [the ISR](isr.md), or go back to [acks](../acks.md#the-three-values).")
+	sectioned["ops/isr.md"] = page("title: ISR in practice", "```kflow", "id: lag", "beats: 6", "```", "",
+		"See [beat 3](#lag@3), [replicas](../replicas.md) and [a note](../notes/one.md).")
+	sectioned["notes/one.md"] = page("title: One note", "Back to [the figure](../ops/isr.md#lag@2) and [home](../index.md).")
+	sectioned["notes/two.md"] = page("title: Two notes")
+	withSections, assets := crawlUnderSubPath(t, sectioned)
+	// Every page of the guide, the two sections' index pages and their
+	// three pages.
+	if withSections < pages+5 || assets < 4 {
+		t.Errorf("with sections: reached %d pages and %d assets; want the guide's %d and 5 more, and at least 4 assets", withSections, assets, pages)
+	}
+}
+
+// crawlUnderSubPath builds the content, serves it under /sub/ alone and
+// follows every link and asset of every page from the home page, failing
+// on any that does not answer 200 under /sub/; it returns how many pages
+// and other files it reached.
+func crawlUnderSubPath(t *testing.T, fsys fs.FS) (pages, assets int) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{Content: content.FS, ContentName: "content"}, out, ""); err != nil {
+	if _, err := Build(Options{Content: fsys, ContentName: "content"}, out, ""); err != nil {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
@@ -32,7 +74,6 @@ func TestSiteWorksUnderSubPath(t *testing.T) {
 	base, _ := url.Parse(srv.URL + "/sub/")
 	seen := map[string]bool{}
 	queue := []*url.URL{base}
-	pages, assets := 0, 0
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
@@ -84,9 +125,5 @@ func TestSiteWorksUnderSubPath(t *testing.T) {
 			}
 		}
 	}
-	// The guide's pages and its stylesheets, scripts and icon were all
-	// reached, so the walk did follow the links.
-	if pages < 19 || assets < 4 {
-		t.Errorf("reached %d pages and %d assets; want the guide's 19 pages and at least 4 assets", pages, assets)
-	}
+	return pages, assets
 }

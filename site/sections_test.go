@@ -1,0 +1,244 @@
+package site
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kafkaflow/kflowgen/content"
+)
+
+// sectionedSite is a root section of two pages, a section "ops" with an
+// _index.md and two pages, and a section "More Stuff" with no index page.
+func sectionedSite() fstest.MapFS {
+	return fstest.MapFS{
+		"index.md": page("title: Home", "Welcome."),
+		"a.md":     page("title: A\nweight: 1", "To [the ISR page](ops/isr.md#isr@2)."),
+		"b.md":     page("title: B\nweight: 2"),
+		"ops/_index.md": page("title: Operations\nweight: 10\nsummary: Running it.",
+			"How to run it. See [A](../a.md)."),
+		"ops/isr.md": page("title: ISR\nweight: 2\nsummary: Who is in sync.", "```kflow", "id: isr", "beats: 4", "```",
+			"", "Next to [Z](../More%20Stuff/z.md) and [Acks](acks.md)."),
+		"ops/acks.md":      page("title: Acks\nweight: 1"),
+		"More Stuff/z.md":  page("title: Z", "Back [home](../index.md), to [the section](index.html), [up](../ops/index.html)."),
+		"More Stuff/zz.md": page("title: ZZ"),
+	}
+}
+
+// navOf returns the page's navigation: the <nav class="toc"> element.
+func navOf(page string) string {
+	i := strings.Index(page, `<nav class="toc"`)
+	j := strings.Index(page[max(i, 0):], "</nav>")
+	if i < 0 || j < 0 {
+		return ""
+	}
+	return page[i : i+j+len("</nav>")]
+}
+
+var hrefRE = regexp.MustCompile(`href="([^"]*)"`)
+
+// hrefs lists the links in s, in order.
+func hrefs(s string) []string {
+	var out []string
+	for _, m := range hrefRE.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// TestSections builds a site of three sections and checks each part of a
+// section: where its pages are written, its index page (from _index.md,
+// or generated), its order, the navigation (the sections, the current one
+// marked, and the current section's pages alone), prev/next within it, and
+// links across sections, all relative and all resolving.
+func TestSections(t *testing.T) {
+	s, err := Generate(Options{Content: sectionedSite()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secs []string
+	for _, sec := range s.Sections {
+		secs = append(secs, fmt.Sprintf("%q:%s", sec.Dir, sec.Title))
+	}
+	// The root first; then by weight: "More Stuff" (no index page,
+	// weight 0) before ops (weight 10).
+	if got, want := strings.Join(secs, " "), `"":Home "More Stuff":More Stuff "ops":Operations`; got != want {
+		t.Errorf("sections %s, want %s", got, want)
+	}
+	var order []string
+	for _, p := range s.Pages {
+		order = append(order, p.Out)
+	}
+	if got, want := strings.Join(order, " "), "a.html b.html more-stuff/z.html more-stuff/zz.html ops/acks.html ops/isr.html"; got != want {
+		t.Errorf("pages %s, want %s", got, want)
+	}
+
+	isr := string(s.File("ops/isr.html"))
+	if got, want := strings.Join(hrefs(navOf(isr)), " "),
+		"../index.html ../more-stuff/index.html index.html acks.html isr.html"; got != want {
+		t.Errorf("ops/isr.html's nav links %s, want %s (the sections, then ops's pages alone)", got, want)
+	}
+	for _, want := range []string{
+		`<a href="index.html" aria-current="true">Operations</a>`, // its section, marked
+		`<a href="isr.html" aria-current="page">ISR</a>`,
+		`<p class="nav-title" aria-hidden="true">Operations</p>`,
+		`rel="prev" href="acks.html"`,                          // within the section
+		`href="../more-stuff/z.html"`, `href="acks.html">Acks`, // links across sections and within
+		`href="../assets/site.css"`, `src="../assets/stepper.js"`, `href="../playground.html#f=`,
+		`id="ops-isr--isr"`,
+	} {
+		if !strings.Contains(isr, want) {
+			t.Errorf("ops/isr.html lacks %s", want)
+		}
+	}
+	if strings.Contains(isr, `rel="next"`) {
+		t.Error("ops/isr.html, its section's last page, has a next link")
+	}
+	if a := string(s.File("a.html")); !strings.Contains(a, `href="ops/isr.html#ops-isr--isr@2"`) || strings.Contains(a, `rel="prev"`) ||
+		!strings.Contains(a, `<a href="index.html" aria-current="true">Home</a>`) {
+		t.Errorf("a.html: want the link into ops, no prev, the root section marked:\n%s", a)
+	}
+
+	// The index page of ops: its _index.md's text over the list of its
+	// pages, the section marked as the current page.
+	ops := string(s.File("ops/index.html"))
+	for _, want := range []string{`<h1>Operations</h1>`, `<p>How to run it. See <a href="../a.html">A</a>.</p>`,
+		`<a href="index.html" aria-current="page">Operations</a>`, `<meta name="description" content="Running it.">`,
+		`<li><a href="acks.html">Acks</a></li>`, `<li><a href="isr.html">ISR</a><p>Who is in sync.</p></li>`,
+		`rel="next" href="acks.html"`} {
+		if !strings.Contains(ops, want) {
+			t.Errorf("ops/index.html lacks %s", want)
+		}
+	}
+	// A section with no index page gets a list of its pages.
+	more := string(s.File("more-stuff/index.html"))
+	for _, want := range []string{`<h1>More Stuff</h1>`, `<li><a href="z.html">Z</a></li>`, `<li><a href="zz.html">ZZ</a></li>`} {
+		if !strings.Contains(more, want) {
+			t.Errorf("more-stuff/index.html lacks %s", want)
+		}
+	}
+	// The home page lists the root section's pages and the sections.
+	home := string(s.File("index.html"))
+	for _, want := range []string{`<li><a href="a.html">A</a></li>`, `<li><a href="more-stuff/index.html">More Stuff</a></li>`,
+		`<li><a href="ops/index.html">Operations</a><p>Running it.</p></li>`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	if strings.Contains(home, "ops/isr.html") {
+		t.Error("index.html lists a page of another section")
+	}
+	// The playground, at the root, lists the sections, none current.
+	if pg := string(s.File("playground.html")); !strings.Contains(pg, `<a href="ops/index.html">Operations</a>`) || strings.Contains(navOf(pg), "aria-current") {
+		t.Errorf("playground.html's nav:\n%s", navOf(pg))
+	}
+	checkLinks(t, s)
+}
+
+// TestGuideIsOneSection: the embedded guide has no folders, so it is the
+// root section alone and its pages show no list of sections.
+func TestGuideIsOneSection(t *testing.T) {
+	s, err := Generate(Options{Content: content.FS, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Sections) != 1 || len(s.Sections[0].Pages) != len(s.Pages) {
+		t.Errorf("the guide has %d sections, want 1 holding its %d pages", len(s.Sections), len(s.Pages))
+	}
+	for _, f := range s.Files {
+		if strings.Contains(f.Path, "/") && !strings.HasPrefix(f.Path, AssetDir+"/") {
+			t.Errorf("the guide wrote %s, in a folder", f.Path)
+		}
+		if strings.Contains(string(f.Data), `class="sections"`) {
+			t.Errorf("%s lists sections", f.Path)
+		}
+	}
+}
+
+// TestSectionErrors: what a content folder's folders may not do, each
+// reported at the file that does it.
+func TestSectionErrors(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.md":              page("title: A"),
+		"ops/index.md":      page("title: Ops"),
+		"ops/_index.md":     page("title: Ops too"),
+		"ops/Index.md":      page("title: Not the index"),
+		"ops/deep/x.md":     page("title: Too deep", "[A](../../a.md)"),
+		"assets/style.md":   page("title: Style"),
+		"Two/a.md":          page("title: Two"),
+		"two/b.md":          page("title: two"),
+		"ops/playground.md": page("title: A section may have a playground page"),
+	}
+	_, err := Generate(Options{Content: fsys, ContentName: "content"})
+	want := strings.Join([]string{
+		`content/assets/style.md:1:1: folder assets would be written to assets/, which holds the site's stylesheets and scripts; rename the folder`,
+		`content/ops/Index.md:1:1: page name "index" is taken by the section's index page; rename the file (or name it index.md to make it that page)`,
+		`content/ops/deep/x.md:1:1: this page is 2 folders down: sections do not nest, so a page sits in the content folder or in a folder directly under it (move it into ops/)`,
+		`content/ops/index.md:1:1: folder ops already has an index page, ops/_index.md: a folder has one (index.md or _index.md); merge them or rename one`,
+		`content/two/b.md:1:1: folder two would be written to two/, like folder Two; rename one`,
+	}, "\n")
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestNavStaysWithinSection: a page's bytes do not depend on how many
+// pages the other sections hold, so its navigation no longer grows with
+// the site.
+func TestNavStaysWithinSection(t *testing.T) {
+	build := func(others int) []byte {
+		fsys := fstest.MapFS{
+			"a/one.md": page("title: One"),
+			"a/two.md": page("title: Two"),
+		}
+		for i := range others {
+			fsys[fmt.Sprintf("b/p%03d.md", i)] = page(fmt.Sprintf("title: Page %d", i))
+		}
+		s, err := Generate(Options{Content: fsys})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.File("a/one.html")
+	}
+	small, big := build(2), build(200)
+	if string(small) != string(big) {
+		t.Errorf("a/one.html changed when section b grew from 2 to 200 pages:\n%s\n---\n%s", navOf(string(small)), navOf(string(big)))
+	}
+}
+
+// An edit in one section renders that section's pages again and no
+// other's: a text edit the page alone, a title its section's pages (its
+// nav shows it), a page added its section's pages; a section's title,
+// which every page's list of sections shows, every page.
+func TestPageCacheRendersSection(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for _, sec := range []string{"a", "b"} {
+		fsys[sec+"/_index.md"] = page("title: Section " + sec)
+		for _, n := range []string{"1", "2", "3"} {
+			fsys[sec+"/p"+n+".md"] = page("title: "+sec+n, "Text.")
+		}
+	}
+	pages := &PageCache{}
+	build := func(what string, rendered int) {
+		t.Helper()
+		if _, err := Generate(Options{Content: fsys, Pages: pages}); err != nil {
+			t.Fatal(err)
+		}
+		if pages.Rendered != rendered {
+			t.Errorf("%s: %d pages rendered, %d reused; want %d rendered", what, pages.Rendered, pages.Reused, rendered)
+		}
+	}
+	build("first build", 8) // two index pages, six pages
+	fsys["a/p2.md"] = page("title: a2", "Other text.")
+	build("a text edit", 1)
+	fsys["a/p2.md"] = page("title: a2, renamed", "Other text.")
+	build("a title edit in a", 4) // a's three pages and its index page
+	fsys["b/p4.md"] = page("title: b4")
+	build("a page added to b", 5) // b's four pages and its index
+	delete(fsys, "b/p4.md")
+	build("the page removed", 4)
+	fsys["a/_index.md"] = page("title: Section A, renamed")
+	build("a section's title", 8)
+}
