@@ -8,8 +8,11 @@
 // depends on timing:
 //
 //  1. walk the content fs.FS for *.md files in lexical order (names starting
-//     with "." or "_" are skipped; index.md becomes the top of the home
-//     page instead of a page of its own);
+//     with "." or "_" are skipped, but for _index.md) and sort them into
+//     sections (Section): the content folder's own pages, and one section
+//     per folder directly under it, each with its index page (index.md or
+//     _index.md, the top of the section's index page instead of a page of
+//     its own; the root's is the home page);
 //  2. parse each page with goldmark: YAML front matter (title required,
 //     weight, summary; anything else is an error with a "did you mean"
 //     hint) through go.abhg.dev/goldmark/frontmatter, and the
@@ -28,19 +31,26 @@
 //     sim.ErrorList sorted by file, line and column — nothing is written;
 //  5. otherwise each page is rendered (the figure node's renderer writes the
 //     precomputed <figure>; headings get ids and "#" anchors) into
-//     templates' layout.html, with the table of contents and prev/next
-//     links; index.html lists every page; the *.css and *.js assets are
-//     copied into assets/.
+//     templates' layout.html, with the list of sections (when there are
+//     several), its own section's pages and prev/next links within the
+//     section; each folder section's index page lists its pages;
+//     index.html, the home page, lists the root section's pages and the
+//     sections; the *.css and *.js assets are copied into assets/.
 //
-// Links between pages may name the source file ("acks.md", relative to the
-// linking page) or the output page ("acks.html"); the build rewrites the
-// first kind and fails on either kind when no such page exists.
+// Links between pages may name the source file ("acks.md", "../ops/isr.md",
+// relative to the linking page) or the output page ("acks.html", relative
+// to the linking page's output file); the build rewrites the first kind
+// and fails on either kind when no such page exists.
 //
-// Pages are ordered by (front matter weight, title, path). A page's slug,
-// its output file name without ".html", comes from its path reduced to
-// [a-z0-9-]; a figure's DOM id is the slug, "--", and the scenario's id
-// (FigureID). All links are relative and the output is flat (index.html,
-// SLUG.html, assets/), so a site works from any sub-path and from file://.
+// Pages are ordered within their section by (front matter weight, title,
+// path), and sections by their index page's (weight, title), then folder,
+// the root section first. A page's output file is its name reduced to
+// [a-z0-9-] plus ".html", inside its section's folder likewise reduced
+// (index.html, NAME.html, SECTION/index.html, SECTION/NAME.html, assets/);
+// its slug, the prefix of its figures' DOM ids, is its whole path so
+// reduced ("ops/isr.md" → "ops-isr"), and a figure's DOM id is the slug,
+// "--", and the scenario's id (FigureID). All links are relative, so a
+// site works from any sub-path and from file://.
 //
 // # Positions
 //

@@ -1,10 +1,12 @@
 // Package templates holds the site's page layouts and shared assets,
 // embedded so that kflowgen works from any folder:
 //
-//   - layout.html renders one guide page (html/template; data: the site
-//     package's layoutData — title, rendered content, table of contents,
-//     prev/next links, relative asset prefix);
-//   - index.html renders the home page listing every page in order;
+//   - layout.html renders one guide page, and each folder section's index
+//     page (html/template; data: the site package's layoutData — title,
+//     rendered content, table of contents, the sections and the current
+//     section's pages, prev/next links, relative asset prefix);
+//   - index.html renders the home page listing the root section's pages
+//     and the other sections;
 //   - site.css styles the pages; figure.css styles the animated figures
 //     (owned by the renderer, package svganim, which also holds the
 //     stepper script that drives them: svganim.StepperJS);
