@@ -300,27 +300,28 @@ func TestEditBreakFix(t *testing.T) {
 }
 
 // TestNewFolderWatched creates a folder after the server started: its page
-// appears (an open 404 for it reloads) and later edits inside it rebuild.
+// appears, as a section (sub/c.html; an open 404 for it reloads), and later
+// edits inside it rebuild.
 func TestNewFolderWatched(t *testing.T) {
 	dir := smallSite(t)
 	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
-	missing := get(t, base+"/sub-c.html")
+	missing := get(t, base+"/sub/c.html")
 	if missing.status != 404 || version(t, missing.body) != "" {
 		t.Fatalf("missing page: %d\n%s", missing.status, missing.body)
 	}
-	sc := listen(t, base, "sub-c.html", "")
+	sc := listen(t, base, "sub/c.html", "")
 	sc.expect(t, "fixed")
 	write(t, filepath.Join(dir, "sub", "c.md"), fencePage("C", "three", "In a new folder", "beats: 2"))
 	sc.expect(t, "reload")
-	r := get(t, base+"/sub-c.html")
+	r := get(t, base+"/sub/c.html")
 	if r.status != 200 || !strings.Contains(r.body, "In a new folder") {
 		t.Fatalf("new page: %d\n%s", r.status, r.body)
 	}
-	sc = listen(t, base, "sub-c.html", version(t, r.body))
+	sc = listen(t, base, "sub/c.html", version(t, r.body))
 	sc.expect(t, "fixed")
 	write(t, filepath.Join(dir, "sub", "c.md"), fencePage("C", "three", "Edited in the new folder", "beats: 2"))
 	sc.expect(t, "reload")
-	if r := get(t, base+"/sub-c.html"); !strings.Contains(r.body, "Edited in the new folder") {
+	if r := get(t, base+"/sub/c.html"); !strings.Contains(r.body, "Edited in the new folder") {
 		t.Fatalf("edit in the new folder not built:\n%s", r.body)
 	}
 }
