@@ -133,3 +133,71 @@ func TestBrowserDesktopScale(t *testing.T) {
 		t.Fatalf("checked %d figures", figures)
 	}
 }
+
+// TestBrowserSections opens a page one folder down, in a section, from
+// file:// in Chromium: its stylesheet and the figure's scripts load from
+// ../assets/ (the figure gets its controls), the list of sections shows
+// with the current one marked, and following a link into another section
+// lands on a page that is styled too. At a phone's width the page is no
+// wider than the screen.
+func TestBrowserSections(t *testing.T) {
+	browsertest.Chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(Options{Content: sectionedSite()}, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Start(t, 1280, 900)
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	type look struct {
+		Sticky    bool   // the nav is styled by site.css (sticky at a desktop's width)
+		Current   string // the marked section's text
+		Sections  int    // sections listed
+		Pages     int    // pages listed under them
+		Controls  bool   // the stepper ran on the figure
+		Location  string // the page's file name, from its section's folder
+		Scrolling bool   // wider than the screen
+	}
+	const probe = `(() => {
+		const toc = document.querySelector(".toc");
+		return {
+			Sticky: getComputedStyle(toc).position === "sticky",
+			Current: (document.querySelector('.toc .sections [aria-current]') || {}).textContent || "",
+			Sections: document.querySelectorAll(".toc .sections li").length,
+			Pages: document.querySelectorAll(".toc ol:not(.sections) li").length,
+			Controls: !!document.querySelector("figure.kflow .kf-controls"),
+			Location: location.pathname.split("/").slice(-2).join("/"),
+			Scrolling: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+		};
+	})()`
+	get := func() look {
+		t.Helper()
+		l, err := chromedp.Run(tctx, chromedp.Evaluate[look](probe))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "ops", "isr.html"))),
+		chromedp.WaitVisible(`#ops-isr--isr .kf-controls`)); err != nil {
+		t.Fatal(err)
+	}
+	want := look{Sticky: true, Current: "Operations", Sections: 3, Pages: 2, Controls: true, Location: "ops/isr.html"}
+	if got := get(); got != want {
+		t.Errorf("ops/isr.html: got %+v, want %+v", got, want)
+	}
+	if err := chromedp.Do(tctx, chromedp.Click(`a[href="../more-stuff/z.html"]`), chromedp.WaitVisible(`.toc .sections`)); err != nil {
+		t.Fatal(err)
+	}
+	want = look{Sticky: true, Current: "More Stuff", Sections: 3, Pages: 2, Location: "more-stuff/z.html"}
+	if got := get(); got != want {
+		t.Errorf("after the link into more-stuff: got %+v, want %+v", got, want)
+	}
+	if err := chromedp.Do(tctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "ops", "isr.html"))),
+		chromedp.WaitVisible(`#ops-isr--isr .kf-controls`)); err != nil {
+		t.Fatal(err)
+	}
+	if get().Scrolling {
+		t.Error("ops/isr.html scrolls sideways on a phone")
+	}
+}
