@@ -111,6 +111,8 @@ type scene struct {
 	reuse *reuse
 	// wire holds where messages start and end (wire.go).
 	wire *wireEnds
+	// shareLbl holds each share group's verdict-disc label (shareLabels).
+	shareLbl []string
 }
 
 // reuse holds marks already drawn, keyed by everything they are drawn
@@ -217,6 +219,7 @@ func newScene(t *sim.Trace) *scene {
 	s := &scene{t: t, l: NewLayout(TopologyOf(t)), keyOf: map[string]int{}, recKey: map[int]int{}, recs: map[int]sim.Record{},
 		lives: map[string]sim.MemberLife{}}
 	s.wire = newWireEnds(s.l)
+	s.shareLbl = shareLabels(s.l)
 	for _, m := range t.Members {
 		s.lives[memberKey(m.Group, m.Member)] = m
 	}

@@ -48,6 +48,44 @@ func (s *scene) memberColour(group, member string) string {
 	return "kf-mc" + itoa((n-1)%memberColours)
 }
 
+// shareLabels returns the one-letter label of each share group of the
+// layout, in share-group order (shareIndex): the first letter of its name,
+// upper-cased, which its verdict discs carry so that two groups' discs on
+// one leader row say whose verdict each is; when two groups' letters
+// collide, every group is numbered from 1 instead.
+func shareLabels(l Layout) []string {
+	var out []string
+	seen := map[string]bool{}
+	clash := false
+	for _, g := range l.Groups {
+		if g.Type != "share" {
+			continue
+		}
+		r := []rune(strings.ToUpper(g.Group))
+		lbl := "?"
+		if len(r) > 0 {
+			lbl = string(r[0])
+		}
+		clash = clash || seen[lbl]
+		seen[lbl] = true
+		out = append(out, lbl)
+	}
+	if clash {
+		for i := range out {
+			out[i] = itoa(i + 1)
+		}
+	}
+	return out
+}
+
+// shareLabel is the verdict-disc label of the share group at index si.
+func (s *scene) shareLabel(si int) string {
+	if si >= 0 && si < len(s.shareLbl) {
+		return s.shareLbl[si]
+	}
+	return ""
+}
+
 // memberKey is the key of a group's member in scene.lives.
 func memberKey(group, member string) string { return group + "\x00" + member }
 
@@ -163,7 +201,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		}
 		kc, recWords := keyed(r.Offset)
 		m := mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
-			x: dvX(r.Offset), y: row.CellsY - dv/2, w: dv, h: dv,
+			x: dvX(r.Offset), y: row.CellsY - dv/2, w: dv, h: dv, text: [3]string{s.shareLabel(si)},
 			title: "share group " + group + ", " + where + o + recWords + ": " + what}
 		if s.reuse != nil && r.Offset >= 0 && r.Offset < 1<<20 {
 			if n := int(r.Offset) + 1; n > len(drawn) {

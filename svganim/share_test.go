@@ -133,3 +133,57 @@ beats: 24`))
 		t.Fatalf("the second share group's flag is drawn at %d beats, want most of 25", seen)
 	}
 }
+
+// TestVerdictDiscsCarryGroupLabel: on every beat of every figure the tests
+// draw, each verdict disc names its share group — the group its title
+// names, by that group's first letter, or by its number when two share
+// groups of the figure start with the same letter — and no two share
+// groups of a figure carry the same label.
+func TestVerdictDiscsCarryGroupLabel(t *testing.T) {
+	discs := 0
+	for _, nt := range allTraces(t) {
+		s := newScene(nt.t)
+		byGroup := map[string]string{}
+		for bi := range nt.t.Beats {
+			for _, m := range s.draw(bi) {
+				if !strings.HasPrefix(m.id, "sv-") {
+					continue
+				}
+				discs++
+				group, _, _ := strings.Cut(strings.TrimPrefix(m.title, "share group "), ",")
+				if m.text[0] == "" {
+					t.Fatalf("%s beat %d: disc %s of group %s carries no label", nt.name, bi, m.id, group)
+				}
+				if was, ok := byGroup[group]; ok && was != m.text[0] {
+					t.Errorf("%s beat %d: group %s's discs carry %q and %q", nt.name, bi, group, was, m.text[0])
+				}
+				byGroup[group] = m.text[0]
+			}
+		}
+		seen := map[string]string{}
+		for g, lbl := range byGroup {
+			if o, ok := seen[lbl]; ok {
+				t.Errorf("%s: groups %s and %s both carry %q", nt.name, o, g, lbl)
+			}
+			seen[lbl] = g
+			if lbl != strings.ToUpper(g[:1]) && (lbl < "1" || lbl > "9") {
+				t.Errorf("%s: group %s's discs carry %q, neither its letter nor a number", nt.name, g, lbl)
+			}
+		}
+	}
+	if discs == 0 {
+		t.Fatal("no figure draws a verdict disc: the test checks nothing")
+	}
+}
+
+// TestShareLabelsClash: share groups whose names start alike are numbered.
+func TestShareLabelsClash(t *testing.T) {
+	l := Layout{Groups: []GroupLane{{Group: "readers", Type: "consumer"}, {Group: "workers", Type: "share"}, {Group: "watchers", Type: "share"}}}
+	if got := strings.Join(shareLabels(l), ","); got != "1,2" {
+		t.Errorf("workers and watchers are labelled %q, want 1,2", got)
+	}
+	l.Groups[2].Group = "batch"
+	if got := strings.Join(shareLabels(l), ","); got != "W,B" {
+		t.Errorf("workers and batch are labelled %q, want W,B", got)
+	}
+}
