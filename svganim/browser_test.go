@@ -303,6 +303,21 @@ func TestBrowserStepper(t *testing.T) {
 	if !eval[bool](t, ctx, `getComputedStyle(document.querySelector('#hand .kf-svg .kf-cell.k0:not(.kf-gone)')).opacity < 0.5`) {
 		t.Errorf("a mark of another key is not dimmed while key 1 is isolated")
 	}
+	// On the other figure, marks about records on the wire and in share
+	// lanes (kf-ks) fade unless one of their records has the isolated key.
+	run(t, ctx, chromedp.Click(`#crowded .kf-key[data-k="0"]`), chromedp.Sleep(400*time.Millisecond))
+	if got := eval[[]float64](t, ctx, `Array.from(document.querySelectorAll('#crowded .kf-svg .kf-ks')).map(function(g){
+		var o=parseFloat(getComputedStyle(g).opacity); return g.classList.contains('k0') ? -o : o})`); len(got) == 0 {
+		t.Errorf("the crowded figure has no marks about several records to fade")
+	} else {
+		for _, o := range got {
+			if o >= 0.5 || (o < 0 && o > -1) {
+				t.Errorf("while key 0 is isolated a record mark of the wire or a share lane has opacity %v (negative: it carries key 0 and must stay at 1)", o)
+				break
+			}
+		}
+	}
+	run(t, ctx, chromedp.Click(`#crowded .kf-key[data-k="0"]`))
 	run(t, ctx, chromedp.Click(`#hand .kf-key[data-k="1"]`))
 	if iso := eval[string](t, ctx, isoJS); iso != "" {
 		t.Errorf("pressing the isolated key again left data-iso=%q", iso)

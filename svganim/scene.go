@@ -257,6 +257,52 @@ func (s *scene) keyClass(rec int) string {
 	return "kf-k k" + itoa(s.keys[k].Slot)
 }
 
+// keysClass is the class list of a mark about several records (a fetch
+// response, a share acknowledgement, a share lane's record): " kf-ks" and
+// the key class of each record whose key is known, so that isolating any
+// of their keys keeps the mark while the others fade, without taking a
+// key's colour; "" when no record's key is known.
+func (s *scene) keysClass(recs ...int) string {
+	var slots []int
+	for _, r := range recs {
+		if k, ok := s.recKey[r]; ok && k >= 0 && !slices.Contains(slots, s.keys[k].Slot) {
+			slots = append(slots, s.keys[k].Slot)
+		}
+	}
+	if len(slots) == 0 {
+		return ""
+	}
+	slices.Sort(slots)
+	out := " kf-ks"
+	for _, sl := range slots {
+		out += " k" + itoa(sl)
+	}
+	return out
+}
+
+// recordAt is the record id at offset o of partition p at beat b: in the
+// leader's log, or, while p has no leader, the longest log; 0 when no log
+// holds o.
+func recordAt(b *sim.Beat, p int, o int64) int {
+	var log []sim.Entry
+	for i := range b.Partitions {
+		bp := &b.Partitions[i]
+		if bp.Partition != p {
+			continue
+		}
+		for j := range bp.Replicas {
+			r := &bp.Replicas[j]
+			if r.Broker == bp.Leader || (bp.Leader == 0 && len(r.Log) > len(log)) {
+				log = r.Log
+			}
+		}
+	}
+	if o < 0 || o >= int64(len(log)) {
+		return 0
+	}
+	return log[o].Record
+}
+
 func (s *scene) keyLabel(rec int) string {
 	if k, ok := s.recKey[rec]; ok && k >= 0 {
 		return s.keys[k].Label
@@ -698,14 +744,14 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 			continue
 		}
 		if g.Type == "share" {
-			s.drawSharePartition(gl.Group, shareIndex(b, g.Group), gp, row, gid, add)
+			s.drawSharePartition(b, gl.Group, shareIndex(b, g.Group), gp, row, gid, add)
 		} else {
-			s.drawConsumerPartition(gl.Group, gp, row, gid, add)
+			s.drawConsumerPartition(b, gl.Group, gp, row, gid, add)
 		}
 	}
 }
 
-func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
+func (s *scene) drawConsumerPartition(b *sim.Beat, group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
 	pid := itoa(gp.Partition)
 	id := gid + "-p" + pid
 	owner := "no owner"
@@ -720,7 +766,7 @@ func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row 
 		x: row.CellsX, y: row.CellsY, w: s.l.LogW, h: cellH,
 		title: "offsets of p" + pid + ", aligned with the broker lanes' logs above"})
 	for _, o := range gp.Reprocessed {
-		add(mark{id: "rp-" + id + "-" + itoa64(o), layer: layerCell, shape: shBox, cls: "kf-again",
+		add(mark{id: "rp-" + id + "-" + itoa64(o), layer: layerCell, shape: shBox, cls: "kf-again" + s.keysClass(recordAt(b, gp.Partition, o)),
 			x: row.CellsX + int(o)*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{"2×"},
 			title: "offset " + itoa64(o) + " of p" + pid + " was processed more than once by group " + group})
 	}
@@ -742,7 +788,7 @@ func (s *scene) drawConsumerPartition(group string, gp *sim.GroupPartition, row 
 // group's lane; si is the group's index among the share groups, whose
 // colour (kf-sgN) its start-offset tick shares with its window on the
 // leader row.
-func (s *scene) drawSharePartition(group string, si int, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
+func (s *scene) drawSharePartition(b *sim.Beat, group string, si int, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
 	pid := itoa(gp.Partition)
 	id := gid + "-p" + pid
 	add(mark{id: "gl-" + id, layer: layerLabel, shape: shStack, cls: "kf-gpart",
@@ -763,7 +809,7 @@ func (s *scene) drawSharePartition(group string, si int, gp *sim.GroupPartition,
 				holder = ", acknowledged by " + r.Finisher
 			}
 		}
-		add(mark{id: "sr-" + id + "-" + itoa64(r.Offset), layer: layerCell, shape: shBox, cls: "kf-share kf-" + st + " " + s.memberColour(group, r.Member+r.Finisher),
+		add(mark{id: "sr-" + id + "-" + itoa64(r.Offset), layer: layerCell, shape: shBox, cls: "kf-share kf-" + st + " " + s.memberColour(group, r.Member+r.Finisher) + s.keysClass(recordAt(b, gp.Partition, r.Offset)),
 			x: row.CellsX + int(r.Offset)*cw, y: row.CellsY, w: cw - 2, h: cellH,
 			text:  [3]string{itoa(r.DeliveryCount)},
 			title: "offset " + itoa64(r.Offset) + " of p" + pid + " in share group " + group + ": " + r.State + holder + ", delivery count " + itoa(r.DeliveryCount)})

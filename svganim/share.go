@@ -276,7 +276,11 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 	// One bar segment per in-flight record: a mark keeps its size from
 	// beat to beat, so the bar grows and shrinks by segments.
 	for _, r := range gp.Records {
-		add(mark{id: "wb-" + base + "-" + itoa64(r.Offset), layer: layerTick, shape: shCell, cls: "kf-wbar" + sg,
+		var rec []int
+		if r.Offset >= 0 && r.Offset < int64(len(log)) {
+			rec = append(rec, log[r.Offset].Record)
+		}
+		add(mark{id: "wb-" + base + "-" + itoa64(r.Offset), layer: layerTick, shape: shCell, cls: "kf-wbar" + sg + s.keysClass(rec...),
 			x: cellX(r.Offset), y: row.CellsY + cellH + 1 + si*(shareBarH+1), w: cw, h: shareBarH,
 			title: "share group " + group + ": p" + pid + " offset " + itoa64(r.Offset) + " is in flight (at or after the start offset, handed out at least once)"})
 	}

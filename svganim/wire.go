@@ -266,6 +266,33 @@ func (s *scene) wireTitle(m *sim.Message) string {
 	return t
 }
 
+// wireKeys is the key classes of a message token, so that isolating a key
+// fades the tokens of the others: a produce request or response takes its
+// record's key colour (keyClass); a fetch response, a share fetch response
+// and a share acknowledgement keep every key of the records they carry
+// or acknowledge (keysClass); the other messages carry no record.
+func (s *scene) wireKeys(b *sim.Beat, m *sim.Message) string {
+	switch m.Kind {
+	case sim.MsgProduce, sim.MsgProduceResponse:
+		return " " + s.keyClass(m.Record)
+	case sim.MsgFetchResponse, sim.MsgConsumerFetchResponse:
+		return s.keysClass(m.Records...)
+	case sim.MsgShareFetchResponse:
+		recs := make([]int, len(m.Acquired))
+		for i, a := range m.Acquired {
+			recs[i] = a.Record
+		}
+		return s.keysClass(recs...)
+	case sim.MsgShareFetch, sim.MsgShareAcknowledge:
+		recs := make([]int, len(m.Acknowledgements))
+		for i, a := range m.Acknowledgements {
+			recs[i] = recordAt(b, m.Partition, a.Offset)
+		}
+		return s.keysClass(recs...)
+	}
+	return ""
+}
+
 // drawWire draws beat b's messages as tokens in the gutter.
 func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 	if len(b.Messages) == 0 || len(s.l.Wires) == 0 {
@@ -324,9 +351,7 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		txt, refused := wireText(m)
 		arrow := map[string]string{"kf-down": "↓ ", "kf-up": "↑ ", "kf-here": ""}[dir]
 		cls := "kf-msg " + dir + " kf-w-" + string(m.Kind)
-		if m.Kind == sim.MsgProduce || m.Kind == sim.MsgProduceResponse {
-			cls += " " + s.keyClass(m.Record)
-		}
+		cls += s.wireKeys(b, m)
 		if refused {
 			cls += " kf-refused"
 		}
