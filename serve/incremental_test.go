@@ -63,3 +63,49 @@ func TestSaveWritesOnlyWhatChanged(t *testing.T) {
 		t.Errorf("%d files in the generation", files)
 	}
 }
+
+// A save that renames a page of one section renders and reloads that
+// section's pages (each one's navigation shows the title) and its index
+// page, and leaves every page of the other section as it was, linked to
+// the previous generation's file.
+func TestSaveInOneSectionLeavesTheOther(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "content")
+	write(t, filepath.Join(dir, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
+	for _, sec := range []string{"a", "b"} {
+		write(t, filepath.Join(dir, sec, "_index.md"), "---\ntitle: Section "+sec+"\n---\n\nThe section.\n")
+		for _, n := range []string{"1", "2", "3"} {
+			write(t, filepath.Join(dir, sec, "p"+n+".md"), fencePage("Page "+sec+n, "f"+n, "A figure", "beats: 3"))
+		}
+	}
+	s, err := New(Options{ContentDir: dir, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before := map[string]os.FileInfo{}
+	for p := range readTree(t, s.Dir()) {
+		st, err := os.Stat(filepath.Join(s.Dir(), filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[p] = st
+	}
+	write(t, filepath.Join(dir, "a", "p2.md"), fencePage("Page a2, renamed", "f2", "A figure", "beats: 3"))
+	r := s.Rebuild()
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	want := []string{"a/index.html", "a/p1.html", "a/p2.html", "a/p3.html"}
+	if strings.Join(r.Changed, " ") != strings.Join(want, " ") {
+		t.Errorf("changed pages %v, want %v", r.Changed, want)
+	}
+	if s.pages.Rendered != 4 || s.pages.Reused != 4 {
+		t.Errorf("%d pages rendered, %d reused; want 4 and 4 (section b's index and pages)", s.pages.Rendered, s.pages.Reused)
+	}
+	for _, p := range []string{"b/index.html", "b/p1.html", "b/p2.html", "b/p3.html"} {
+		st, err := os.Stat(filepath.Join(s.Dir(), filepath.FromSlash(p)))
+		if err != nil || before[p] == nil || !os.SameFile(before[p], st) {
+			t.Errorf("%s was written again (%v)", p, err)
+		}
+	}
+}

@@ -282,3 +282,34 @@ func BenchmarkSectionNav(b *testing.B) {
 		})
 	}
 }
+
+// A site whose pages are all in sections: the home page (no index.md)
+// lists the sections and starts with the first, and a figure on a
+// section's index page opens the playground one folder up.
+func TestOnlySections(t *testing.T) {
+	s, err := Generate(Options{Content: fstest.MapFS{
+		"b/_index.md": page("title: Second\nweight: 2", goodFence),
+		"b/x.md":      page("title: X"),
+		"a/y.md":      page("title: Y"),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := string(s.File("index.html"))
+	for _, want := range []string{`<li><a href="a/index.html">a</a></li>`, `<li><a href="b/index.html">Second</a></li>`,
+		`rel="next" href="a/index.html"`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	if strings.Contains(home, "The guide") {
+		t.Error("index.html lists the root section's pages, which has none")
+	}
+	b := string(s.File("b/index.html"))
+	for _, want := range []string{`id="b-index--ok"`, `href="../playground.html#f=`, `src="../assets/stepper.js"`} {
+		if !strings.Contains(b, want) {
+			t.Errorf("b/index.html lacks %s", want)
+		}
+	}
+	checkLinks(t, s)
+}
