@@ -96,22 +96,32 @@ func writeField(h hash.Hash, s string) {
 }
 
 // pageKey is the PageCache key of a page rendered with layout.html: see
-// PageCache for what it covers. d is everything the layout shows but the
-// page's Content (which must still be empty), pg the content page whose
-// Markdown becomes Content (nil for a generated section index). It
-// returns "" (render, do not keep) in the case, which does not arise,
-// that d cannot be encoded.
-func pageKey(tmpl []byte, d *layoutData, pg *Page) string {
+// PageCache for what it covers. j.data is everything the layout shows but
+// the page's Content (still empty) and, for a page of a section, its
+// navigation, which j.shared's digest and j.pos stand for (see
+// renderJob); j.page is the content page whose Markdown becomes Content
+// (nil for a generated section index). It returns "" (render, do not
+// keep) in the case, which does not arise, that the data cannot be
+// encoded.
+func pageKey(tmpl []byte, j *renderJob) string {
 	h := sha256.New()
 	h.Write(tmpl)
+	if j.shared != nil {
+		writeField(h, "\x00section")
+		h.Write(j.shared.digest)
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(j.pos))
+		h.Write(n[:])
+	}
 	// The layout data as JSON (struct fields in declaration order, so
 	// one encoding per value): whatever a later field adds is in the key
 	// without a line here.
-	nav, err := json.Marshal(d)
+	d, err := json.Marshal(&j.data)
 	if err != nil {
 		return ""
 	}
-	writeField(h, string(nav))
+	writeField(h, string(d))
+	pg := j.page
 	if pg != nil {
 		writeField(h, pg.Path)
 		writeField(h, string(pg.src))

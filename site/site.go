@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"html/template"
@@ -257,8 +258,12 @@ func Generate(o Options) (*Site, error) {
 		if sec != root {
 			jobs = append(jobs, nav.indexJob(sec))
 		}
+		if len(sec.Pages) == 0 {
+			continue
+		}
+		sn := nav.shared(sec)
 		for i := range sec.Pages {
-			jobs = append(jobs, nav.pageJob(sec, i))
+			jobs = append(jobs, nav.pageJob(sec, sn, i))
 		}
 	}
 	rendered := make([]File, len(jobs))
@@ -274,13 +279,14 @@ func Generate(o Options) (*Site, error) {
 		j := &jobs[i]
 		var key string
 		if o.Pages != nil {
-			key = pageKey(tmplDigest, &j.data, j.page)
+			key = pageKey(tmplDigest, j)
 			if b, ok := o.Pages.get(key); ok {
 				o.Pages.put(key, b)
 				rendered[i] = File{Path: j.out, Data: b}
 				return
 			}
 		}
+		j.fillNav()
 		if j.page != nil {
 			body, err := renderBody(md, j.page)
 			if err != nil {
@@ -478,26 +484,76 @@ func (n siteNav) sectionTitle(sec *Section) string {
 
 // renderJob is one page to render with layout.html: its output file, its
 // layout data (without Content) and the content page whose Markdown
-// becomes Content (nil for a generated section index).
+// becomes Content (nil for a generated section index). A page of a
+// section leaves its data's navigation to fill, from shared (its
+// section's) at pos, once the page cache has missed: the key needs only
+// shared's digest, so a build that renders few pages makes no page's
+// navigation.
 type renderJob struct {
-	out  string
-	data layoutData
-	page *Page
+	out    string
+	data   layoutData
+	page   *Page
+	shared *sectionNav
+	pos    int
 }
 
-// pageJob is page i of sec.
-func (n siteNav) pageJob(sec *Section, i int) renderJob {
+// sectionNav is the navigation every page of one section shows, made once
+// a build: the section's pages as linked from its folder, none current,
+// and the list of sections with this one current; digest hashes both.
+type sectionNav struct {
+	pages  []NavItem
+	list   []NavSection
+	digest []byte
+}
+
+// shared makes sec's sectionNav (sec has at least one page).
+func (n siteNav) shared(sec *Section) *sectionNav {
+	from := sec.Pages[0].Out // every page of sec is in one folder
+	sn := &sectionNav{pages: n.pages(sec, from, -1), list: n.list(from, sec, false)}
+	// Every field of both (a field added to NavItem or NavSection must
+	// be added here, or the page cache would not see it change).
+	h := sha256.New()
+	for _, p := range sn.pages {
+		writeField(h, p.Href)
+		writeField(h, p.Title)
+		writeField(h, p.Summary)
+	}
+	writeField(h, "\x00sections")
+	for _, s := range sn.list {
+		writeField(h, s.Href)
+		writeField(h, s.Title)
+		writeField(h, s.Summary)
+		writeField(h, s.Current)
+	}
+	sn.digest = h.Sum(nil)
+	return sn
+}
+
+// pageJob is page i of sec, whose shared navigation is sn.
+func (n siteNav) pageJob(sec *Section, sn *sectionNav, i int) renderJob {
 	pg := sec.Pages[i]
 	d := n.base(pg.Out)
 	d.Title, d.Summary, d.Headings, d.HasFigures = pg.Title, pg.Summary, pg.Headings, len(pg.figures) > 0
-	d.Nav, d.Sections, d.Section = n.pages(sec, pg.Out, i), n.list(pg.Out, sec, false), n.sectionTitle(sec)
+	d.Section = n.sectionTitle(sec)
+	return renderJob{out: pg.Out, data: d, page: pg, shared: sn, pos: i}
+}
+
+// fillNav gives the job's data its navigation: its section's pages with
+// this one current, prev/next within the section, the sections.
+func (j *renderJob) fillNav() {
+	if j.shared == nil {
+		return
+	}
+	d, i := &j.data, j.pos
+	d.Nav = slices.Clone(j.shared.pages)
+	d.Nav[i].Current = true
+	d.Sections = j.shared.list
 	if i > 0 {
 		d.Prev = &d.Nav[i-1]
 	}
 	if i+1 < len(d.Nav) {
 		d.Next = &d.Nav[i+1]
 	}
-	return renderJob{out: pg.Out, data: d, page: pg}
 }
 
 // indexJob is the index page of a folder section: its index.md's text,
