@@ -313,3 +313,30 @@ func TestOnlySections(t *testing.T) {
 	}
 	checkLinks(t, s)
 }
+
+// The content folder's own index page may be _index.md too; with
+// index.md beside it, that is an error at the second.
+func TestRootIndexNames(t *testing.T) {
+	s, err := Generate(Options{Content: fstest.MapFS{
+		"_index.md": page("title: Underscored home", "Welcome."),
+		"_draft.md": page("title: Draft"),
+		"a.md":      page("title: A"),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if home := string(s.File("index.html")); !strings.Contains(home, "<h1>Underscored home</h1>") || !strings.Contains(home, "<p>Welcome.</p>") {
+		t.Errorf("index.html is not _index.md's:\n%s", home)
+	}
+	if len(s.Pages) != 1 || s.File("draft.html") != nil {
+		t.Errorf("pages %d, draft.html %t: want a.md alone, _draft.md left out", len(s.Pages), s.File("draft.html") != nil)
+	}
+	_, err = Generate(Options{Content: fstest.MapFS{
+		"_index.md": page("title: One"),
+		"index.md":  page("title: Two"),
+	}, ContentName: "content"})
+	want := `content/index.md:1:1: the content folder already has an index page, _index.md: a folder has one (index.md or _index.md); merge them or rename one`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
