@@ -103,10 +103,12 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 }
 
 // sideBySideMax is the widest pair of pictures, in user units together,
-// drawn side by side. The widened column of a side-by-side figure is about
-// 930 px on a desktop screen; past 1,200 units its labels (8 units) would
-// draw under 6 px, so the panels stack, each at up to its full size.
-const sideBySideMax = 1200
+// drawn side by side. The widened column of a side-by-side figure holds
+// about 890 px of pictures on a 1280 px desktop screen; past 880 units its
+// 12-unit type would draw under 12 px, so the panels stack, each at up to
+// its full size. Pictures are laid out to at most maxWidth (430) units, so
+// most pairs sit side by side.
+const sideBySideMax = 880
 
 // panelName is what labels a trace's panel and its part of the caption:
 // its title, or its id when it has none.

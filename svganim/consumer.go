@@ -15,10 +15,13 @@ import "github.com/kafkaflow/kflowgen/sim"
 
 // Chip geometry, in user units.
 const (
-	chipW    = 120 // widest chip: "p11 · pos 120 · com 118"
+	chipW    = 132 // widest chip: "p11 · pos 120 · com 118"
 	chipMinW = 20  // narrowest chip: just "p11"; twelve fit the narrowest figure
 	chipGap  = 4
 	busyW    = 46 // the processing card at the row's right end
+	// noteCharW is a state note's width per character, erring wide
+	// (12-unit type).
+	noteCharW = 7
 )
 
 // memberStateWords explains each consumer member state in titles and
@@ -52,9 +55,9 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	if m == nil {
 		note, title := s.absentMember(beat, g.Group, mr.Member)
 		add(mark{id: id, layer: layerLabel, shape: shLabel, cls: "kf-member kf-ms-absent",
-			x: mr.Box.X + 8, y: mr.Box.Y + 15, text: [3]string{mr.Member}, title: title})
+			x: mr.Box.X + 8, y: mr.Box.Y + 18, text: [3]string{mr.Member}, title: title})
 		add(mark{id: id + "-note", layer: layerLabel, shape: shLabel, cls: "kf-mnote kf-ms-absent",
-			x: mr.Box.X + laneLabelW, y: mr.Box.Y + 14, text: [3]string{note}, title: title})
+			x: mr.Box.X + memberLabelW, y: mr.Box.Y + 18, text: [3]string{note}, title: title})
 		return
 	}
 	parts := map[int]*sim.GroupPartition{}
@@ -67,7 +70,7 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	}
 	cls := "kf-member kf-ms-" + safeID(state)
 	add(mark{id: id, layer: layerLabel, shape: shLabel, cls: cls,
-		x: mr.Box.X + 8, y: mr.Box.Y + 15, text: [3]string{m.Member},
+		x: mr.Box.X + 8, y: mr.Box.Y + 18, text: [3]string{m.Member},
 		title: "member " + m.Member + " of group " + g.Group + ": " + stateTitle(state)})
 
 	// Chips: owned partitions (revoking ones marked), then the awaited.
@@ -86,17 +89,17 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	for _, p := range m.Assigning {
 		chips = append(chips, chip{p, "assigning"})
 	}
-	x0 := mr.Box.X + laneLabelW
+	x0 := mr.Box.X + memberLabelW
 	room := mr.Box.Right() - busyW - chipGap - x0
 	switch {
 	case len(chips) == 0 && m.State == "stale":
 		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle kf-chip-stale",
-			x: x0, y: mr.Box.Y + 2, w: min(chipW, room), h: memberH - 4,
+			x: x0, y: mr.Box.Y + 3, w: min(chipW, room), h: memberH - 6,
 			text:  [3]string{"left: max.poll.interval"},
 			title: m.Member + " is no longer a member: it went longer than max.poll.interval without polling, so it left and its partitions moved; it still processes what its last poll handed it, and its next commit will fail"})
 	case len(chips) == 0:
 		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle",
-			x: x0, y: mr.Box.Y + 2, w: min(chipW, room), h: memberH - 4,
+			x: x0, y: mr.Box.Y + 3, w: min(chipW, room), h: memberH - 6,
 			text:  [3]string{"idle: no partition"},
 			title: m.Member + " owns no partition: a partition has one owner per group, so members beyond the partition count wait idle"})
 	}
@@ -143,12 +146,12 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 		}
 		x := x0 + i*(w+chipGap)
 		add(mark{id: id + "-p" + pid, layer: layerLabel, shape: shCell, cls: ccls,
-			x: x, y: mr.Box.Y + 2, w: w, h: memberH - 4, text: [3]string{text}, title: title})
+			x: x, y: mr.Box.Y + 3, w: w, h: memberH - 6, text: [3]string{text}, title: title})
 		end = x + w
 	}
-	if note := stateNote[state]; note != "" && len(chips) > 0 && end+chipGap+8*len(note)/2 < mr.Box.Right()-busyW {
+	if note := stateNote[state]; note != "" && len(chips) > 0 && end+2*chipGap+noteCharW*len(note) < mr.Box.Right()-busyW {
 		add(mark{id: id + "-note", layer: layerLabel, shape: shLabel, cls: "kf-mnote kf-ms-" + safeID(state),
-			x: end + 2*chipGap, y: mr.Box.Y + 14, text: [3]string{note},
+			x: end + 2*chipGap, y: mr.Box.Y + 18, text: [3]string{note},
 			title: m.Member + " is " + stateTitle(state)})
 	}
 	if m.Processing > 0 {
@@ -158,7 +161,7 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 			where += " offset " + itoa64(r.Offset)
 		}
 		add(mark{id: id + "-busy", layer: layerCard, shape: shCell, cls: "kf-busy " + s.keyClass(rec),
-			x: mr.Box.Right() - busyW, y: mr.Box.Y + 2, w: busyW - 4, h: memberH - 4,
+			x: mr.Box.Right() - busyW, y: mr.Box.Y + 3, w: busyW - 4, h: memberH - 6,
 			text:  [3]string{"r" + itoa(rec)},
 			title: m.Member + " is processing record " + itoa(rec) + " (key " + s.keyName(rec) + where + ")"})
 	}

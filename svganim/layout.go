@@ -209,27 +209,40 @@ func (b Box) Contains(o Box) bool {
 
 // Geometry, in user units. A figure is drawn in a viewBox W × H wide and
 // scales to its container, so these are proportions rather than pixels.
+// Every text is set in 12 units or more (templates/figure.css), and a
+// figure is laid out to at most maxWidth units, so that its type draws at
+// 10 CSS px or more where the picture is 360 px wide (a 390 px phone,
+// the figure edge to edge), and at 12 px or more where it has 430 px (one
+// panel of a side-by-side pair on a desktop). Narrow means stacked: a
+// lane's name and status share one header line above its rows, the
+// producer's zones wrap onto further lines, and an offset cell narrows
+// (to minCellW) before the picture widens.
 const (
-	pad        = 12 // outer margin and gap between bands
-	laneLabelW = 92 // left column: "broker 1", its status
-	rowLabelW  = 84 // second column: "p0", leader and ISR badges
-	cardW      = 44
-	cardH      = 28
-	cardGap    = 6
-	zoneSlots  = 6  // cards shown per zone before "+N" takes over
-	moreW      = 30 // room for a zone's "+N"
-	zoneLabelH = 16
-	counterH   = 22
-	markH      = 15 // room above a row for HW, below it for LEO
-	cellH      = 24
-	laneGap    = 8
-	memberH    = 22
-	groupHeadH = 38
-	rowGap     = 6 // between two partition rows
-	minCellW   = 8
-	maxCellW   = 26
-	logBudget  = 720 // the width a log may take before cells narrow
-	minWidth   = 480
+	pad          = 8  // outer margin and gap between bands
+	laneHeadH    = 22 // a lane's header line: its name and status
+	plabelW      = 24 // a row's partition label ("p0")
+	roleW        = 72 // a row's role badge ("leader e1" in bold over "in ISR")
+	rowLabelW    = plabelW + 4 + roleW + 6
+	rowIndent    = 4 // rows start this far inside their lane
+	cardW        = 40
+	cardH        = 36
+	cardGap      = 6
+	zoneSlots    = 4  // cards shown per zone before "+N" takes over
+	moreW        = 34 // room for a zone's "+N"
+	zoneLabelH   = 16
+	zoneGap      = 16 // between two zones of the producer band
+	markH        = 16 // room above a row for HW, below it for LEO
+	cellH        = 26
+	laneGap      = 8
+	memberH      = 28
+	memberLabelW = 88 // a group member's name, left of its chips
+	groupHeadH   = 40
+	rowGap       = 6 // between two partition rows
+	minCellW     = 14
+	maxCellW     = 26
+	leoRoom      = 16 // past the last offset, half of the widest "LEO n"
+	maxWidth     = 430
+	minWidth     = 300
 )
 
 // Layout is a figure's geometry: where the beat counter, the producer
@@ -323,79 +336,91 @@ type MemberRow struct {
 
 // NewLayout computes the geometry of a topology. It is a pure function:
 // equal topologies give equal layouts, every band lies inside 0 0 W H, and
-// no two lanes overlap.
+// no two lanes overlap. The picture is as wide as its content and, where
+// the content allows, no wider than maxWidth: the message gutter is as
+// wide as its longest token, the logs take what is left (cells between
+// minCellW and maxCellW), and the producer's zones wrap onto as many
+// lines as they need.
 func NewLayout(tp Topology) Layout {
 	var l Layout
 	maxLog := tp.MaxLog
 	if maxLog < 1 {
 		maxLog = 1
 	}
-	l.CellW = logBudget / maxLog
-	if l.CellW > maxCellW {
-		l.CellW = maxCellW
+	gutterW := 0
+	for _, c := range tp.Wires {
+		gutterW += wireGap + c.Width
 	}
-	if l.CellW < minCellW {
-		l.CellW = minCellW
-	}
-	l.LogW = maxLog * l.CellW
-	cellsX := pad + laneLabelW + rowLabelW
+	cellsX := pad + rowIndent + rowLabelW
 	// The log end offset can equal maxLog, so its mark stands one cell
-	// past the last; its label needs half a label's width more.
-	logRight := cellsX + (maxLog+1)*l.CellW + 16
+	// past the last; its label needs leoRoom more.
+	l.CellW = (maxWidth - pad - gutterW - leoRoom - cellsX) / (maxLog + 1)
+	l.CellW = min(max(l.CellW, minCellW), maxCellW)
+	l.LogW = maxLog * l.CellW
+	logRight := cellsX + (maxLog+1)*l.CellW + leoRoom
+	// The widest the picture gets without widening past its logs and
+	// gutter, or maxWidth: the producer's zones wrap inside it.
+	right := max(logRight+gutterW, maxWidth-pad)
+	// A consumer member's row holds a chip per partition it owns, at
+	// least chipMinW each (consumer.go), left of the gutter.
+	for _, g := range tp.Groups {
+		if g.Type == "consumer" {
+			right = max(right, pad+memberLabelW+len(g.Partitions)*(chipMinW+chipGap)+busyW+chipGap+4+gutterW)
+		}
+	}
 
+	// The producer band: a header line ("producer" and the beat counter),
+	// then its zones, left to right, wrapping.
 	y := pad
-	l.Counter = Box{X: 0, Y: y, W: 0, H: counterH} // X, W set once W is known
-	y += counterH
-
-	// Producer rail.
-	x := pad + laneLabelW
+	l.Rail = Box{X: pad, Y: y, W: 0, H: 0}
+	l.Counter = Box{X: 0, Y: y, W: 0, H: laneHeadH} // X, W set once W is known
+	zx, zy := pad+rowIndent+4, y+laneHeadH
+	railRight := zx
 	for _, s := range tp.Stages {
-		slots := s.Max
-		if slots > zoneSlots {
-			slots = zoneSlots
-		}
-		if slots < 1 {
-			slots = 1
-		}
+		slots := min(max(s.Max, 1), zoneSlots)
 		w := slots*(cardW+cardGap) - cardGap
-		z := Zone{Stage: s.Stage, Slots: slots}
+		var more Box
 		if s.Max > slots {
-			z.More = Box{X: x + w + 4, Y: y + zoneLabelH, W: moreW, H: cardH}
+			more = Box{X: w + 4, Y: zoneLabelH, W: moreW, H: cardH}
 			w += 4 + moreW
 		}
-		if lw := 8 * len(s.Stage); w < lw {
+		// The zone's label ("answering") is at most its width, about 7.5
+		// units a character in 12-unit type.
+		if lw := (15*len(s.Stage) + 1) / 2; w < lw {
 			w = lw
 		}
-		z.Box = Box{X: x, Y: y, W: w, H: zoneLabelH + cardH}
+		if zx+w > right && zx > pad+rowIndent+4 {
+			zx, zy = pad+rowIndent+4, zy+zoneLabelH+cardH+6
+		}
+		z := Zone{Stage: s.Stage, Slots: slots, Box: Box{X: zx, Y: zy, W: w, H: zoneLabelH + cardH}}
+		if more.W > 0 {
+			z.More = Box{X: zx + more.X, Y: zy + more.Y, W: more.W, H: more.H}
+		}
 		l.Zones = append(l.Zones, z)
-		x += w + 2*cardGap
+		railRight = max(railRight, zx+w)
+		zx += w + zoneGap
 	}
-	railRight := x
-	l.Rail = Box{X: pad, Y: y, W: 0, H: zoneLabelH + cardH + 4}
+	l.Rail.H = zy + zoneLabelH + cardH + 6 - y
 	y += l.Rail.H + pad
 
-	// Broker lanes.
+	// Broker lanes: a header line, then a row per partition.
 	rowH := markH + cellH + markH
 	for _, b := range tp.Brokers {
 		lane := Lane{Broker: b.ID}
 		top := y
-		ry := y + 4
-		rows := b.Partitions
-		if len(rows) == 0 {
-			rows = nil
-		}
-		for _, p := range rows {
+		ry := y + laneHeadH
+		for _, p := range b.Partitions {
 			lane.Rows = append(lane.Rows, Row{
 				Partition: p,
-				Box:       Box{X: pad + laneLabelW, Y: ry, W: 0, H: rowH},
+				Box:       Box{X: pad + rowIndent, Y: ry, W: 0, H: rowH},
 				CellsX:    cellsX,
 				CellsY:    ry + markH,
 			})
 			ry += rowH + rowGap
 		}
 		h := ry - top - rowGap + 4
-		if h < 2*counterH+8 {
-			h = 2*counterH + 8
+		if h < laneHeadH+8 {
+			h = laneHeadH + 8
 		}
 		lane.Box = Box{X: pad, Y: top, W: 0, H: h}
 		l.Lanes = append(l.Lanes, lane)
@@ -415,7 +440,7 @@ func NewLayout(tp Topology) Layout {
 		for _, p := range g.Partitions {
 			gl.Parts = append(gl.Parts, Row{
 				Partition: p,
-				Box:       Box{X: pad + laneLabelW, Y: ry, W: 0, H: rowH},
+				Box:       Box{X: pad + rowIndent, Y: ry, W: 0, H: rowH},
 				CellsX:    cellsX,
 				CellsY:    ry + markH,
 			})
@@ -426,36 +451,29 @@ func NewLayout(tp Topology) Layout {
 		y = top + gl.Box.H + laneGap
 	}
 
-	// The message gutter, right of the logs.
-	// Member rows need the figure's least width for their chips, so with
-	// groups the gutter starts no further left than that.
+	// The message gutter, right of the logs. Member rows need room for
+	// their chips, so with groups the gutter moves to the right edge.
 	gutterLeft := logRight
 	if len(tp.Groups) > 0 {
-		gutterLeft = max(logRight, minWidth-2*pad)
+		gutterLeft = max(logRight, right-gutterW)
 	}
 	// The log end offset's label room (logRight) already parts the
 	// gutter from the logs.
 	wx := gutterLeft
 	for _, c := range tp.Wires {
-		cw := c.Width
-		l.Wires = append(l.Wires, WireCol{Channel: c.Channel, X: wx, W: cw})
-		wx += cw + wireGap
-	}
-	if len(l.Wires) > 0 {
-		logRight = wx - wireGap
+		l.Wires = append(l.Wires, WireCol{Channel: c.Channel, X: wx, W: c.Width})
+		wx += c.Width + wireGap
 	}
 	w := logRight
-	if railRight > w {
-		w = railRight
+	if len(l.Wires) > 0 {
+		w = wx - wireGap
 	}
-	if w+pad < minWidth {
-		w = minWidth - pad
-	}
+	w = max(w, railRight+4, minWidth-pad)
 	l.W = w + pad
 	l.H = y - laneGap + pad
 	// Now that the width is known, stretch the bands across it.
 	inner := l.W - 2*pad
-	l.Counter.X, l.Counter.W = l.W-pad-160, 160
+	l.Counter.X, l.Counter.W = l.W-pad-120, 120
 	l.Rail.W = inner
 	for i := range l.Lanes {
 		l.Lanes[i].Box.W = inner
@@ -472,7 +490,7 @@ func NewLayout(tp Topology) Layout {
 			// of it lies under a message token.
 			g.Members[j].Box.W = inner
 			if len(l.Wires) > 0 {
-				g.Members[j].Box.W = gutterLeft - pad
+				g.Members[j].Box.W = gutterLeft - pad - 4
 			}
 		}
 		for j := range g.Parts {

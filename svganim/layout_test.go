@@ -79,7 +79,12 @@ func checkLayout(t *testing.T, name string, tp Topology, l Layout) {
 		}
 		noOverlap(t, name+" inside group "+g.Group, inner)
 	}
-	noOverlap(t, name+" lanes", append(lanes, l.Counter))
+	noOverlap(t, name+" lanes", lanes)
+	// The beat counter sits on the producer band's header line, right of
+	// its name and above its zones.
+	if !l.Rail.Contains(l.Counter) || l.Counter.Bottom() > l.Rail.Y+laneHeadH || l.Counter.X < l.Rail.X+100 {
+		t.Errorf("%s: the counter %v is not on the header line of the producer band %v", name, l.Counter, l.Rail)
+	}
 	var zones []Box
 	for _, z := range l.Zones {
 		if !l.Rail.Contains(z.Box) {

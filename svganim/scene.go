@@ -25,6 +25,9 @@ const (
 	// shBand: a lane's background, text[0] as its name and text[1] as its
 	// status, in the lane's label column.
 	shBand
+	// shLane: a broker lane's background with a header line: text[0] its
+	// name, text[1] its status, side by side above its rows.
+	shLane
 	// shLabel: text[0] alone, its baseline at the origin.
 	shLabel
 	// shVeil: a w×h rectangle alone; its width may change between beats.
@@ -344,7 +347,7 @@ func (s *scene) drawInto(bi int, ms []mark) []mark {
 	add := func(m mark) { ms = append(ms, m) }
 
 	add(mark{id: "beat", layer: layerTop, shape: shLabel, cls: "kf-counter",
-		x: s.l.W - pad, y: s.l.Counter.Y + 15,
+		x: s.l.W - pad - 8, y: s.l.Counter.Y + 16,
 		text:  [3]string{"beat " + itoa(b.Beat) + " / " + itoa(s.last)},
 		title: "the beat shown; one beat is the time a message takes to cross"})
 
@@ -460,7 +463,7 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 	for _, z := range l.Zones {
 		st := safeID(z.Stage)
 		add(mark{id: "zone-" + st, layer: layerLabel, shape: shLabel, cls: "kf-zone",
-			x: z.Box.X, y: z.Box.Y + 11, text: [3]string{z.Stage},
+			x: z.Box.X, y: z.Box.Y + 12, text: [3]string{z.Stage},
 			title: "producer stage " + stageTitle(z.Stage)})
 		cards := byStage[z.Stage]
 		for i, c := range cards {
@@ -494,7 +497,7 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 		}
 		if extra := len(cards) - z.Slots; extra > 0 {
 			add(mark{id: "more-" + st, layer: layerCard, shape: shLabel, cls: "kf-more",
-				x: z.More.X, y: z.More.Y + 18, text: [3]string{"+" + itoa(extra)},
+				x: z.More.X, y: z.More.Y + 22, text: [3]string{"+" + itoa(extra)},
 				title: itoa(extra) + " more records " + z.Stage})
 		}
 	}
@@ -545,7 +548,7 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 		// Titles say what a mark is; its texts and classes say its state,
 		// so a title changes only when the mark's identity does.
 		title := "broker " + bid + " and its replicas (red: offline; dashed: follower fetchers paused)"
-		add(mark{id: "lane-" + bid, layer: layerBand, shape: shBand, cls: cls,
+		add(mark{id: "lane-" + bid, layer: layerBand, shape: shLane, cls: cls,
 			x: lane.Box.X, y: lane.Box.Y, w: lane.Box.W, h: lane.Box.H,
 			text: [3]string{"broker " + bid, status}, title: title})
 		for _, row := range lane.Rows {
@@ -581,7 +584,7 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	rt := s.replicaText(broker, p.Partition)
 	x0 := row.Box.X
 	add(mark{id: rt.pl, layer: layerLabel, shape: shBox, cls: "kf-plabel",
-		x: x0, y: row.CellsY, w: 24, h: cellH, text: [3]string{rt.label},
+		x: x0, y: row.CellsY, w: plabelW, h: cellH, text: [3]string{rt.label},
 		title: rt.plTitle})
 
 	inISR := false
@@ -623,7 +626,7 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		rcls += " kf-down"
 	}
 	add(mark{id: rt.pr, layer: layerLabel, shape: shStack, cls: rcls,
-		x: x0 + 28, y: row.CellsY, w: rowLabelW - 32, h: cellH, text: [3]string{role, isr}, title: title})
+		x: x0 + plabelW + 4, y: row.CellsY, w: roleW, h: cellH, text: [3]string{role, isr}, title: title})
 	s.drawNote(p, rep, broker, br, row, rt, add)
 
 	cw := l.CellW
@@ -754,13 +757,15 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 func (s *scene) drawConsumerPartition(b *sim.Beat, group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
 	pid := itoa(gp.Partition)
 	id := gid + "-p" + pid
-	owner := "no owner"
+	// The owner's name alone fits the label column; the title says it
+	// is the owner.
+	owner, title := "no owner", "no owner"
 	if gp.Owner != "" {
-		owner = "owner " + gp.Owner
+		owner, title = gp.Owner, "owner "+gp.Owner
 	}
 	add(mark{id: "gl-" + id, layer: layerLabel, shape: shStack, cls: "kf-gpart",
 		x: row.Box.X, y: row.CellsY, w: rowLabelW - 4, h: cellH, text: [3]string{"p" + pid, owner},
-		title: "partition " + pid + " as group " + group + " sees it: " + owner})
+		title: "partition " + pid + " as group " + group + " sees it: " + title})
 	cw := s.l.CellW
 	add(mark{id: "ax-" + id, layer: layerBand, shape: shCell, cls: "kf-axis",
 		x: row.CellsX, y: row.CellsY, w: s.l.LogW, h: cellH,

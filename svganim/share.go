@@ -33,8 +33,8 @@ const memberColours = 6
 
 // Corner mark geometry, in user units.
 const (
-	shareSquare  = 12 // side of the delivery-count square
-	shareVerdict = 9  // diameter of the verdict disc
+	shareSquare  = 15 // side of the delivery-count square
+	shareVerdict = 14 // diameter of the verdict disc, which holds a 12-unit letter
 	shareBarH    = 3  // height of the in-flight bar under a leader row
 )
 
@@ -148,7 +148,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 	pid := itoa(gp.Partition)
 	base := "s" + itoa(si) + "-p" + pid // ids follow the partition, not the broker: they move with leadership
 	sq := min(shareSquare, cw-2)
-	dv := min(shareVerdict, cw-4)
+	dv := min(shareVerdict, cw-2)
 	if sq < 4 || dv < 3 {
 		return // cells too narrow for these marks; the group lane still shows them
 	}
@@ -253,24 +253,24 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 	// The flag lies under the ticks, discs and squares (layerVeil): a
 	// record acknowledged out of order, right of the tick, keeps its disc
 	// in view, covering a letter of the flag at most.
-	fw := 5*len([]rune(group)) + 6
+	fw := 7*len([]rune(group)) + 8
 	// Its top sits 3 units above the cells, clear of the HW label above the
 	// row (which ends 4 units above) and of the key label inside the cell.
-	fx, fy := x, row.CellsY-3
+	fx, fy := x, row.CellsY-4
 	if si == 1 {
 		fx, fy = x-fw-1, row.CellsY+cellH-4
 		if fx < row.CellsX {
-			fy = row.CellsY - 12
+			fy = row.CellsY - 15
 			// The label "HW n" is centred on its tick, about 3 units a
-			// character wide on each side (figure.css: 9px bold).
-			hx, half := cellX(hw)-1, 3*len("HW "+itoa64(hw))+1
+			// character wide on each side (figure.css: 12px bold).
+			hx, half := cellX(hw)-1, 4*len("HW "+itoa64(hw))+1
 			if fx < hx+half && fx+fw > hx-half {
 				fx = hx - half - fw - 1
 			}
 		}
 	}
 	add(mark{id: "wf-" + base, layer: layerVeil, shape: shCell, cls: "kf-wflag" + sg,
-		x: fx, y: fy, w: fw, h: 9, text: [3]string{group}, o: gp.StartOffset, od: true,
+		x: fx, y: fy, w: fw, h: 13, text: [3]string{group}, o: gp.StartOffset, od: true,
 		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
 			itoa64(gp.StartOffset) + ")"})
 	// One bar segment per in-flight record: a mark keeps its size from
@@ -294,26 +294,28 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 // stopped.
 func (s *scene) drawShareMember(g *sim.Group, m *sim.Member, mr MemberRow, id string, add func(mark)) {
 	add(mark{id: id + "-c", layer: layerLabel, shape: shCell, cls: "kf-swatch " + s.memberColour(g.Group, m.Member),
-		x: mr.Box.X + 6, y: mr.Box.Y + 5, w: 12, h: 12,
+		x: mr.Box.X + 6, y: mr.Box.Y + 8, w: 12, h: 12,
 		title: "the colour of " + m.Member + " in the squares and discs on the leader rows"})
 	var ps []string
 	for _, p := range m.Partitions {
 		ps = append(ps, "p"+itoa(p))
 	}
-	what, cls := "no partition assigned", "kf-member kf-idle"
+	// Two lines: the member and its partitions, then what it does.
+	what, cls := "no partition", "kf-member kf-idle"
 	if len(ps) > 0 {
-		what, cls = "assigned "+strings.Join(ps, " "), "kf-member"
+		what, cls = strings.Join(ps, " "), "kf-member"
 	}
+	doing := ""
 	if m.Processing > 0 {
-		what += " · working on record " + itoa(m.Processing)
+		doing = "working on r" + itoa(m.Processing)
 	}
 	if m.State == "stopped" {
-		what += " · stopped: its locks run out, then it is fenced"
+		doing = "stopped: locks expire, then fenced"
 		cls += " kf-stopped"
 	}
 	add(mark{id: id, layer: layerLabel, shape: shStack, cls: cls,
 		x: mr.Box.X + 22, y: mr.Box.Y + 1, w: mr.Box.W - 28, h: memberH - 2,
-		text:  [3]string{m.Member + " — " + what},
+		text:  [3]string{m.Member + " · " + what, doing},
 		title: "member " + m.Member + " of share group " + g.Group + ": the partitions it may fetch from (several members can share one)"})
 }
 

@@ -10,11 +10,11 @@ import (
 
 // shapeClass names each shape in CSS, so figure.css can place and size the
 // texts of a mark without per-element attributes.
-var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLabel: "sl", shVeil: "sv", shTickUp: "su", shTickDown: "sd", shWire: "sw", shArrow: "sa"}
+var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLane: "sn sh", shLabel: "sl", shVeil: "sv", shTickUp: "su", shTickDown: "sd", shWire: "sw", shArrow: "sa"}
 
 // textCount is how many <text> children each shape always has (empty ones
 // included), so the stepper can address a text by its index.
-var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLabel: 1, shVeil: 0, shTickUp: 1, shTickDown: 1, shWire: 1, shArrow: 0}
+var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLane: 2, shLabel: 1, shVeil: 0, shTickUp: 1, shTickDown: 1, shWire: 1, shArrow: 0}
 
 // classOf is the class attribute of a mark: "m", its shape's class, its
 // own classes, and "kf-gone" when the mark is absent at this beat.
@@ -44,19 +44,23 @@ func writeMark(c *svg.SVG, m *mark, gone, noTitle bool) {
 	case shBox:
 		c.Rect(0, 0, m.w, m.h)
 		c.Text(m.w/2, m.h/2+4, m.text[0])
-		c.Text(3, 9, m.text[1])
-		c.Text(m.w-3, 9, m.text[2])
+		c.Text(3, 11, m.text[1])
+		c.Text(m.w-3, 11, m.text[2])
 	case shCell:
 		c.Rect(0, 0, m.w, m.h)
 		c.Text(m.w/2, m.h/2+4, m.text[0])
 	case shStack:
 		c.Rect(0, 0, m.w, m.h)
-		c.Text(4, 10, m.text[0])
-		c.Text(4, 21, m.text[1])
+		c.Text(4, 11, m.text[0])
+		c.Text(4, 23, m.text[1])
 	case shBand:
 		c.Rect(0, 0, m.w, m.h)
-		c.Text(8, 17, m.text[0])
-		c.Text(8, 31, m.text[1])
+		c.Text(8, 16, m.text[0])
+		c.Text(8, 32, m.text[1])
+	case shLane:
+		c.Rect(0, 0, m.w, m.h)
+		c.Text(8, 16, m.text[0])
+		c.Text(laneStatusX, 16, m.text[1])
 	case shLabel:
 		c.Text(0, 0, m.text[0])
 	case shVeil:
@@ -66,7 +70,7 @@ func writeMark(c *svg.SVG, m *mark, gone, noTitle bool) {
 		c.Text(0, -3, m.text[0])
 	case shTickDown:
 		c.Line(0, 0, 0, m.h)
-		c.Text(0, m.h+10, m.text[0])
+		c.Text(0, m.h+11, m.text[0])
 	case shWire:
 		// The inner group is what figure.css slides as the token appears.
 		c.Group()
@@ -84,6 +88,10 @@ func writeMark(c *svg.SVG, m *mark, gone, noTitle bool) {
 	}
 	c.Gend()
 }
+
+// laneStatusX is where a broker lane's status starts on its header line,
+// past its name ("broker 12" in 13-unit bold).
+const laneStatusX = 80
 
 // figureScale is the drawn size per user unit, in tenths.
 const figureScale = 13

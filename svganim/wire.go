@@ -43,12 +43,12 @@ import (
 
 // Wire geometry, in user units.
 const (
-	tokenH   = 16 // a token's height
+	tokenH   = 18 // a token's height
 	tokenGap = 2  // between two tokens stacked in one column
 	wireGap  = 8  // between two columns, and between the logs and the first
 )
 
-// tokenW is the width of a token holding text in 11 px type: a rough
+// tokenW is the width of a token holding text in 12-unit type: a rough
 // width per character in tenths of a unit (narrow punctuation and spaces,
 // wide capitals and symbols) plus padding, erring wide, since a layout
 // never measures.
@@ -57,13 +57,15 @@ func tokenW(text string) int {
 	for _, r := range text {
 		switch {
 		case strings.ContainsRune(" ·.,:;!|'ijlftr", r):
-			w += 36
-		case r >= 'A' && r <= 'Z' || r == '_' || r == 'm' || r == 'w':
-			w += 80
+			w += 40
+		case r == '_':
+			w += 62
+		case r >= 'A' && r <= 'Z' || r == 'm' || r == 'w':
+			w += 84
 		case r > 0x7f: // arrows, ✓, ✗, ×
-			w += 90
+			w += 98
 		default:
-			w += 64
+			w += 70
 		}
 	}
 	return 8 + (w+5)/10
@@ -146,9 +148,12 @@ func wireTopology(t *sim.Trace, groups []GroupShape) []WireShape {
 			if ch == "" {
 				continue
 			}
-			txt, _ := wireText(m)
-			if n, ok := longest[ch]; !ok || tokenW("↓ "+txt) > n {
-				longest[ch] = tokenW("↓ " + txt)
+			txt, refused := wireText(m)
+			if !refused {
+				txt = "↓ " + txt
+			}
+			if n, ok := longest[ch]; !ok || tokenW(txt) > n {
+				longest[ch] = tokenW(txt)
 			}
 		}
 	}
@@ -349,7 +354,13 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		}
 		taken = append(taken, placed{ch, y})
 		txt, refused := wireText(m)
+		// A refusal's token leads with its ✗, not the arrow's direction
+		// (the arrow beside it shows that), so that the longest error
+		// code leaves the logs their room.
 		arrow := map[string]string{"kf-down": "↓ ", "kf-up": "↑ ", "kf-here": ""}[dir]
+		if refused {
+			arrow = ""
+		}
 		cls := "kf-msg " + dir + " kf-w-" + string(m.Kind)
 		cls += s.wireKeys(b, m)
 		if refused {
