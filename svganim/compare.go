@@ -13,7 +13,9 @@ import (
 // controls, key legend, caption and storyboard as Figure, but the view
 // holds two panels, left the first trace and right the second, each headed
 // by its trace's title (side by side where the page is wide enough, one
-// under the other where it is not; templates/figure.css). The figure runs
+// under the other where it is not; templates/figure.css). Both panels are
+// drawn in one layout of both traces' topologies (MergeTopology), so they
+// are equally wide and their lanes and rows line up. The figure runs
 // to the longer trace's last beat; the shorter one stays on its last beat.
 // Each beat's caption tells both runs: the first run's headline leads,
 // "beat N — TITLE-A: headline", the second's follows beneath it (both
@@ -52,7 +54,11 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	var tracks [][]any
 	offset := 0
 	seen := map[KeyStyle]bool{}
-	scenes := [2]*scene{newScene(a), newScene(b)}
+	// Both panels are drawn in one layout, of both traces' topologies
+	// together: equal widths, and every lane and row at the same height
+	// in both, so that the eye compares them across.
+	l := NewLayout(MergeTopology(TopologyOf(a), TopologyOf(b)))
+	scenes := [2]*scene{newSceneIn(a, l), newSceneIn(b, l)}
 	scenes[0].workers, scenes[1].workers = o.Workers, o.Workers
 	widest := max(scenes[0].l.W, scenes[1].l.W)
 	for i, t := range []*sim.Trace{a, b} {

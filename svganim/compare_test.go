@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,6 +28,51 @@ func comparePair(t testing.TB, name string) (a, b *sim.Trace) {
 		t.Fatalf("%s: %v (variant %v)", name, errs, variant != nil)
 	}
 	return sim.Run(base), sim.Run(variant)
+}
+
+// TestComparePanelsAligned: the two panels of a side-by-side figure are
+// one layout, whatever each run holds: the same viewBox and flex share, so
+// equally wide, and every broker lane at the same height in both (the
+// "uneven" pair's runs differ in groups and length; "acks-crash" in what
+// the producer and logs hold), and the merged layout is a sound one.
+func TestComparePanelsAligned(t *testing.T) {
+	for _, name := range []string{"acks-crash", "uneven"} {
+		a, b := comparePair(t, name)
+		fig, err := FigureCompare(a, b, Options{ID: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		views := regexp.MustCompile(`viewBox="[^"]*"`).FindAllString(string(fig), -1)
+		grows := regexp.MustCompile(`flex-grow:\d+;--kf-pw:\d+%`).FindAllString(string(fig), -1)
+		if len(views) != 2 || views[0] != views[1] || len(grows) != 2 || grows[0] != grows[1] {
+			t.Errorf("%s: panels %q, %q; want one viewBox and one share for both", name, views, grows)
+		}
+		ta, tb := TopologyOf(a), TopologyOf(b)
+		m := MergeTopology(ta, tb)
+		checkLayout(t, name+" merged", m, NewLayout(m))
+		for _, tp := range []Topology{ta, tb} {
+			for _, br := range tp.Brokers {
+				var got *BrokerShape
+				for i := range m.Brokers {
+					if m.Brokers[i].ID == br.ID {
+						got = &m.Brokers[i]
+					}
+				}
+				if got == nil {
+					t.Errorf("%s: merged topology lost broker %d", name, br.ID)
+					continue
+				}
+				for _, p := range br.Partitions {
+					if !slices.Contains(got.Partitions, p) {
+						t.Errorf("%s: merged topology lost p%d on broker %d", name, p, br.ID)
+					}
+				}
+			}
+			if m.MaxLog < tp.MaxLog {
+				t.Errorf("%s: merged log %d shorter than a run's %d", name, m.MaxLog, tp.MaxLog)
+			}
+		}
+	}
 }
 
 // TestCompareGolden pins a side-by-side figure's markup.
@@ -157,7 +203,7 @@ func TestFigureCompareErrors(t *testing.T) {
 
 // TestBrowserCompare steps a side-by-side figure in Chromium and checks,
 // at every beat forward and back, that both panels show exactly what their
-// own run's frame draws at that beat (the shorter run holding its last),
+// own run draws at that beat in the pair's shared layout (the shorter run holding its last),
 // driven by the one set of controls.
 func TestBrowserCompare(t *testing.T) {
 	a, b := comparePair(t, "uneven")
@@ -169,7 +215,8 @@ func TestBrowserCompare(t *testing.T) {
 	ctx, checkErrors := browser(t, 1000, 900)
 	defer checkErrors()
 	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#pair .kf-controls`))
-	ua, ub := unite(newScene(a)), unite(newScene(b))
+	l := NewLayout(MergeTopology(TopologyOf(a), TopologyOf(b)))
+	ua, ub := unite(newSceneIn(a, l)), unite(newSceneIn(b, l))
 	ub.drop("beat")
 	last := len(b.Beats) - 1
 	check := func(beat int) {

@@ -1,6 +1,7 @@
 package svganim
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -177,6 +178,79 @@ func TopologyOf(t *sim.Trace) Topology {
 	}
 	tp.Wires = wireTopology(t, tp.Groups)
 	return tp
+}
+
+// MergeTopology is the topology of two traces drawn in one layout (the
+// two panels of FigureCompare): every broker with the partitions either
+// trace gives it, the larger log and partition count, every stage at the
+// larger crowd, every group with the members and partitions of both (a's
+// first, then b's new ones), and every gutter column at its wider token.
+func MergeTopology(a, b Topology) Topology {
+	out := Topology{Partitions: max(a.Partitions, b.Partitions), MaxLog: max(a.MaxLog, b.MaxLog)}
+	hosts := map[int]map[int]bool{}
+	for _, tp := range []Topology{a, b} {
+		for _, br := range tp.Brokers {
+			if hosts[br.ID] == nil {
+				hosts[br.ID] = map[int]bool{}
+			}
+			for _, p := range br.Partitions {
+				hosts[br.ID][p] = true
+			}
+		}
+	}
+	for _, id := range sortedKeys(hosts) {
+		out.Brokers = append(out.Brokers, BrokerShape{ID: id, Partitions: sortedKeys(hosts[id])})
+	}
+	stageMax := map[string]int{}
+	for _, tp := range []Topology{a, b} {
+		for _, st := range tp.Stages {
+			stageMax[st.Stage] = max(stageMax[st.Stage], st.Max)
+		}
+	}
+	for s, n := range stageMax {
+		out.Stages = append(out.Stages, StageShape{Stage: s, Max: n})
+	}
+	sort.Slice(out.Stages, func(i, j int) bool {
+		ri, rj := stageRank(out.Stages[i].Stage), stageRank(out.Stages[j].Stage)
+		if ri != rj {
+			return ri < rj
+		}
+		return out.Stages[i].Stage < out.Stages[j].Stage
+	})
+	gi := map[string]int{}
+	for _, tp := range []Topology{a, b} {
+		for _, g := range tp.Groups {
+			i, ok := gi[g.Group]
+			if !ok {
+				gi[g.Group] = len(out.Groups)
+				out.Groups = append(out.Groups, GroupShape{Group: g.Group, Type: g.Type})
+				i = len(out.Groups) - 1
+			}
+			og := &out.Groups[i]
+			for _, m := range g.Members {
+				if !slices.Contains(og.Members, m) {
+					og.Members = append(og.Members, m)
+				}
+			}
+			ps := map[int]bool{}
+			for _, p := range append(og.Partitions, g.Partitions...) {
+				ps[p] = true
+			}
+			og.Partitions = sortedKeys(ps)
+		}
+	}
+	wi := map[string]int{}
+	for _, tp := range []Topology{a, b} {
+		for _, w := range tp.Wires {
+			if i, ok := wi[w.Channel]; ok {
+				out.Wires[i].Width = max(out.Wires[i].Width, w.Width)
+				continue
+			}
+			wi[w.Channel] = len(out.Wires)
+			out.Wires = append(out.Wires, w)
+		}
+	}
+	return out
 }
 
 // sortedKeys returns a map's integer keys in ascending order.

@@ -218,8 +218,13 @@ func (s *scene) replicaText(broker, partition int) *replicaText {
 	return rt
 }
 
-func newScene(t *sim.Trace) *scene {
-	s := &scene{t: t, l: NewLayout(TopologyOf(t)), keyOf: map[string]int{}, recKey: map[int]int{}, recs: map[int]sim.Record{},
+func newScene(t *sim.Trace) *scene { return newSceneIn(t, NewLayout(TopologyOf(t))) }
+
+// newSceneIn is newScene drawing into a given layout, which must hold
+// every lane, row, zone and gutter column of t's topology (a layout of a
+// topology merged with it, MergeTopology).
+func newSceneIn(t *sim.Trace, l Layout) *scene {
+	s := &scene{t: t, l: l, keyOf: map[string]int{}, recKey: map[int]int{}, recs: map[int]sim.Record{},
 		lives: map[string]sim.MemberLife{}}
 	s.wire = newWireEnds(s.l)
 	s.shareLbl = shareLabels(s.l)
