@@ -81,6 +81,9 @@ type Report struct {
 	// figures' scripts together (ScriptBudget).
 	PageWeights []PageWeight
 	Scripts     int
+	// Knobs weighs each figure with knobs against its page without them
+	// (KnobBudgetPermille).
+	Knobs []KnobWeight
 	// Weights lists every figure in page order, with its size against its
 	// information bound: informational, no longer a budget.
 	Weights []FigureWeight
@@ -231,6 +234,9 @@ func Run(o Options) (*Report, error) {
 		return nil, err
 	}
 	r.Scripts = scriptWeight(s)
+	if r.Knobs, err = weighKnobs(s, r.PageWeights); err != nil {
+		return nil, err
+	}
 	wasm, err := playground.Wasm()
 	if err != nil {
 		return nil, err

@@ -22,7 +22,65 @@ const (
 	// gzip bytes: stepper.js and kf-words.js, everything a figure loads
 	// (svganim.StepperBudget, 8 KB).
 	ScriptBudget = svganim.StepperBudget
+	// KnobBudgetPermille is the most a figure's knobs may add to its
+	// page's first-paint weight, in thousandths of the page without them
+	// (the default combination alone): 10%. The other combinations load
+	// only when picked, so they are not part of it.
+	KnobBudgetPermille = 100
 )
+
+// KnobWeight is what the knobs of one figure cost its page at first
+// paint: With is the page's first-paint weight (PageWeight.Total) as
+// built, Without the same page with the figure's default combination
+// alone in place of the knob figure (fence.Result.Plain), gzip bytes.
+// Variants counts the figure's combinations; Scripts sums the gzip sizes
+// of the scripts of the combinations loaded on demand, and Largest is the
+// largest of them.
+type KnobWeight struct {
+	Page, ID                  string
+	With, Without             int
+	Variants, Scripts, Largest int
+}
+
+// Permille is what the knobs add, in thousandths of Without.
+func (k KnobWeight) Permille() int {
+	if k.Without == 0 {
+		return 0
+	}
+	return (k.With - k.Without) * 1000 / k.Without
+}
+
+// weighKnobs weighs every figure with knobs of s against its page
+// without them.
+func weighKnobs(s *site.Site, pages []PageWeight) ([]KnobWeight, error) {
+	var out []KnobWeight
+	for _, f := range s.Figures {
+		run := f.Run
+		if run == nil || len(run.Knobs) == 0 {
+			continue
+		}
+		page := s.File(f.Page)
+		if n := bytes.Count(page, run.HTML); n != 1 {
+			return nil, fmt.Errorf("%s holds figure %s %d times, want once", f.Page, f.ID, n)
+		}
+		k := KnobWeight{Page: f.Page, ID: f.ID, Variants: len(run.Variants)}
+		for _, p := range pages {
+			if p.Path == f.Page {
+				k.With = p.Total()
+				k.Without = p.Total() - p.HTML + GzipSize(bytes.Replace(page, run.HTML, run.Plain, 1))
+			}
+		}
+		for _, a := range run.Assets {
+			if a != nil {
+				n := GzipSize(a)
+				k.Scripts += n
+				k.Largest = max(k.Largest, n)
+			}
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
 
 // PageWeight is what one built page costs at first paint.
 type PageWeight struct {
@@ -137,8 +195,20 @@ func (r *Report) Missed() []string {
 			out = append(out, fmt.Sprintf("%s weighs %d bytes gzip at first paint, over the budget of %d", p.Path, p.Total(), PageBudget))
 		}
 	}
+	for _, k := range r.Knobs {
+		if k.Permille() > KnobBudgetPermille {
+			out = append(out, fmt.Sprintf("the knobs of %s add %d bytes gzip (%s%%) to %s at first paint, over the budget of %s%%",
+				k.ID, k.With-k.Without, thousandthsPercent(k.Permille()), k.Page, thousandthsPercent(KnobBudgetPermille)))
+		}
+	}
 	if r.Scripts > ScriptBudget {
 		out = append(out, fmt.Sprintf("the figure scripts weigh %d bytes gzip, over the budget of %d", r.Scripts, ScriptBudget))
 	}
 	return out
+}
+
+// thousandthsPercent writes n thousandths as a percentage with one
+// decimal: 97 → "9.7".
+func thousandthsPercent(n int) string {
+	return fmt.Sprintf("%d.%d", n/10, n%10)
 }

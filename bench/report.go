@@ -76,6 +76,15 @@ func (r *Report) Write(w io.Writer) error {
 	if r.Scripts > 0 {
 		p("figure scripts (stepper.js + kf-words.js)\t%d gzip B\t\t\t≤ %d\t%s", r.Scripts, ScriptBudget, verdict(r.Scripts <= ScriptBudget))
 	}
+	if len(r.Knobs) > 0 {
+		p("")
+		p("knobs (first paint, gzip B)\twith\twithout\tadded\tbudget\t\tcombinations\tloaded on demand B (largest)")
+		for _, k := range r.Knobs {
+			p("  %s\t%d\t%d\t%s%%\t≤ %s%%\t%s\t%d\t%d (%d)", k.ID, k.With, k.Without, thousandthsPercent(k.Permille()),
+				thousandthsPercent(KnobBudgetPermille), verdict(k.Permille() <= KnobBudgetPermille), k.Variants, k.Scripts, k.Largest)
+		}
+		p("  (a flip's redraw, to a loaded combination: go test ./site -run '^$' -bench BrowserKnobFlip; budget p99 ≤ 4 ms, reported, not gated)")
+	}
 	p("")
 	p("figure (informational)\tbeats\traw B\tgzip B\tgzip/beat\tbound B\tratio\tno-JS B\tno-JS ratio")
 	fig := func(id string, x FigureWeight) {

@@ -39,8 +39,16 @@ const InternalError = "internal error"
 // Parsed is one fence read by the scenario parser.
 type Parsed struct {
 	// Scenario is the fence as written; Compare its compare: run (nil
-	// without one). Both are nil when the fence has errors.
+	// without one). Both are nil when the fence has errors. For a fence
+	// with knobs: they are the default combination's.
 	Scenario, Compare *sim.Scenario
+	// Knobs are the fence's knobs (none without knobs:), and Variants
+	// every combination of their values (scenario.Fence); Default is the
+	// index of the default combination. A fence without knobs has one
+	// variant, Scenario and Compare.
+	Knobs    []scenario.Knob
+	Variants []scenario.Variant
+	Default  int
 	// Errors are the parser's, sorted by position.
 	Errors sim.ErrorList
 }
@@ -53,18 +61,27 @@ func Parse(body []byte) (p *Parsed) {
 			p = &Parsed{Errors: internal(sim.Pos{Line: 1, Col: 1}, "while reading this fence", v)}
 		}
 	}()
-	sc, variant, errs := scenario.ParseCompare(body)
-	if len(errs) > 0 || sc == nil {
+	f, errs := scenario.ParseFence(body)
+	if len(errs) > 0 || f == nil {
 		return &Parsed{Errors: errs}
 	}
-	return &Parsed{Scenario: sc, Compare: variant}
+	v := f.Variants[f.Default]
+	return &Parsed{Scenario: v.Scenario, Compare: v.Compare, Knobs: f.Knobs, Variants: f.Variants, Default: f.Default}
+}
+
+// label names a combination of knob values in messages and links
+// ("producer.acks=0, topic.partitions=3").
+func (p *Parsed) label(choice []int) string {
+	f := scenario.Fence{Knobs: p.Knobs}
+	return f.Label(choice)
 }
 
 // Work is what one fence costs to compute, as the site's limits count it:
 // RecordBeats is each run's beats, beat 0 included, times its records (at
-// least one), summed over both runs of a fence with compare:; Frames is
-// each run's beats, beat 0 included, summed the same way. A fence with
-// errors costs nothing (it is never run).
+// least one), summed over both runs of a fence with compare: and over
+// every combination of a fence with knobs:; Frames is each run's beats,
+// beat 0 included, summed the same way. A fence with errors costs nothing
+// (it is never run).
 type Work struct {
 	RecordBeats, Frames int
 }
@@ -72,10 +89,12 @@ type Work struct {
 // Work returns what running and drawing p costs.
 func (p *Parsed) Work() Work {
 	var w Work
-	for _, sc := range []*sim.Scenario{p.Scenario, p.Compare} {
-		if sc != nil {
-			w.RecordBeats += (sc.Beats + 1) * max(sc.Producer.Records, 1)
-			w.Frames += sc.Beats + 1
+	for _, v := range p.Variants {
+		for _, sc := range []*sim.Scenario{v.Scenario, v.Compare} {
+			if sc != nil {
+				w.RecordBeats += (sc.Beats + 1) * max(sc.Producer.Records, 1)
+				w.Frames += sc.Beats + 1
+			}
 		}
 	}
 	return w
@@ -91,12 +110,39 @@ type Result struct {
 	// HTML is the <figure> markup; nil before Draw and when the fence
 	// has errors.
 	HTML []byte
+	// Knobs, Variants and Default are the parse's (Parsed); Runs holds
+	// each variant's traces, Runs[Default] being Trace and CompareTrace.
+	// Assets holds, after Draw, the script of each variant but the
+	// default (nil there, and nil for a fence without knobs), which the
+	// page loads when a reader first picks that combination
+	// (svganim.KnobFigure): the site writes Assets[i] to
+	// VariantFile(figure id, i).
+	Knobs    []scenario.Knob
+	Variants []scenario.Variant
+	Default  int
+	Runs     []Run
+	Assets   [][]byte
+	// Plain is, for a fence with knobs, the default combination drawn as
+	// a figure of its own, without controls or table: what the page
+	// would hold without knobs (kflowgen bench weighs the difference).
+	Plain []byte
 	// Errors are, in this order: the parser's errors; or the expect:
 	// entries the trace contradicts (those of the compare run prefixed
 	// "compare run: "), the invariant breaches (InternalError, at the
 	// scenario's first key) and a failure to draw. Positions are
 	// relative to the fence body.
 	Errors sim.ErrorList
+}
+
+// Run is one variant's traces: Trace, and CompareTrace for a fence with
+// compare: (else nil).
+type Run struct{ Trace, CompareTrace *sim.Trace }
+
+// VariantFile is the name, in the site's asset folder, of the script
+// holding variant i of the figure with DOM id figureID; stepper.js loads
+// it from beside itself.
+func VariantFile(figureID string, i int) string {
+	return fmt.Sprintf("v/%s.%d.js", figureID, i)
 }
 
 // runEngine runs a scenario. Tests replace it to break a trace and see the
@@ -108,7 +154,7 @@ var runEngine = sim.Run
 // errors gives a Result holding just those errors. Run never panics: a
 // panic in the engine comes back as an InternalError.
 func (p *Parsed) Run() (r *Result) {
-	r = &Result{Scenario: p.Scenario, Compare: p.Compare}
+	r = &Result{Scenario: p.Scenario, Compare: p.Compare, Knobs: p.Knobs, Variants: p.Variants, Default: p.Default}
 	if len(p.Errors) > 0 || p.Scenario == nil {
 		r.Errors = append(r.Errors, p.Errors...)
 		return r
@@ -118,26 +164,52 @@ func (p *Parsed) Run() (r *Result) {
 			r.Errors = append(r.Errors, internal(p.Scenario.Pos, "while running this figure", v)...)
 		}
 	}()
-	r.Trace = runEngine(p.Scenario)
-	r.Errors = append(r.Errors, sim.Check(p.Scenario, r.Trace)...)
-	if p.Compare != nil {
-		r.CompareTrace = runEngine(p.Compare)
-		for _, f := range sim.Check(p.Compare, r.CompareTrace) {
-			f.Msg = "compare run: " + f.Msg
-			r.Errors = append(r.Errors, f)
+	// The default first, so that its problems come first; a problem
+	// only another combination has names that combination.
+	order := []int{p.Default}
+	for i := range p.Variants {
+		if i != p.Default {
+			order = append(order, i)
 		}
 	}
-	r.Errors = append(r.Errors, invariants(p.Scenario, r.Trace, "")...)
-	if p.Compare != nil {
-		r.Errors = append(r.Errors, invariants(p.Compare, r.CompareTrace, "compare run of ")...)
+	r.Runs = make([]Run, len(p.Variants))
+	for _, i := range order {
+		v := p.Variants[i]
+		prefix := ""
+		if i != p.Default {
+			prefix = "with " + p.label(v.Choice) + ": "
+		}
+		run := Run{Trace: runEngine(v.Scenario)}
+		for _, f := range sim.Check(v.Scenario, run.Trace) {
+			f.Msg = prefix + f.Msg
+			r.Errors = append(r.Errors, f)
+		}
+		if v.Compare != nil {
+			run.CompareTrace = runEngine(v.Compare)
+			for _, f := range sim.Check(v.Compare, run.CompareTrace) {
+				f.Msg = prefix + "compare run: " + f.Msg
+				r.Errors = append(r.Errors, f)
+			}
+		}
+		combo := ""
+		if i != p.Default {
+			combo = " with " + p.label(v.Choice)
+		}
+		r.Errors = append(r.Errors, invariants(v.Scenario, run.Trace, "", combo)...)
+		if v.Compare != nil {
+			r.Errors = append(r.Errors, invariants(v.Compare, run.CompareTrace, "compare run of ", combo)...)
+		}
+		r.Runs[i] = run
 	}
+	r.Trace, r.CompareTrace = r.Runs[p.Default].Trace, r.Runs[p.Default].CompareTrace
 	return r
 }
 
 // invariants checks sc's trace t on every beat and reports the first
 // breach, and how many more there are, as one InternalError at the
-// scenario's first key, naming the figure and the beat.
-func invariants(sc *sim.Scenario, t *sim.Trace, which string) sim.ErrorList {
+// scenario's first key, naming the figure, the combination of knob values
+// (combo: " with producer.acks=0", or "") and the beat.
+func invariants(sc *sim.Scenario, t *sim.Trace, which, combo string) sim.ErrorList {
 	breaches := sim.CheckInvariants(sc, t)
 	if len(breaches) == 0 {
 		return nil
@@ -147,8 +219,8 @@ func invariants(sc *sim.Scenario, t *sim.Trace, which string) sim.ErrorList {
 		more = fmt.Sprintf(" (and %d more)", n)
 	}
 	return sim.ErrorList{{Pos: sc.Pos, Msg: fmt.Sprintf(
-		"%s: the engine broke one of its invariants in the %sfigure %q, at %s%s (a bug in Kafka Flow, not in the page; please report it with this fence)",
-		InternalError, which, sc.ID, breaches[0], more)}}
+		"%s: the engine broke one of its invariants in the %sfigure %q%s, at %s%s (a bug in Kafka Flow, not in the page; please report it with this fence)",
+		InternalError, which, sc.ID, combo, breaches[0], more)}}
 }
 
 // Options configure Draw.
@@ -181,25 +253,61 @@ func (r *Result) Draw(o Options) {
 	if o.ID != nil {
 		id = o.ID(id)
 	}
-	// The fence's poster: chooses both the no-JS picture and where the
-	// stepper opens; without it the renderer picks the most telling beat
-	// for the picture and the stepper opens at the start.
-	so := svganim.Options{ID: id, Notes: r.Scenario.Notes, Workers: o.Workers}
-	if r.Scenario.HasPoster {
-		so.Poster, so.PosterChosen, so.Open = r.Scenario.Poster, true, r.Scenario.Poster
+	if len(r.Knobs) == 0 {
+		html, err := drawRun(r.Scenario, r.Compare, r.Runs[0], id, o.Workers)
+		if err != nil {
+			r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure: " + err.Error()})
+			return
+		}
+		r.HTML = html
+		return
 	}
-	var html []byte
-	var err error
-	if r.Compare == nil {
-		html, err = svganim.Figure(r.Trace, so)
-	} else {
-		html, err = svganim.FigureCompare(r.Trace, r.CompareTrace, so)
+	// Every combination is drawn, one after another; each spreads its
+	// beats over Workers (svganim.Options.Workers), as a figure does.
+	vs := make([]svganim.Variant, len(r.Variants))
+	for i, v := range r.Variants {
+		run := r.Runs[i]
+		html, err := drawRun(v.Scenario, v.Compare, run, id, o.Workers)
+		if err != nil {
+			r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure with " + r.label(v.Choice) + ": " + err.Error()})
+			return
+		}
+		vs[i] = svganim.Variant{Choice: v.Choice, HTML: html, Runs: []*sim.Trace{run.Trace}}
+		if run.CompareTrace != nil {
+			vs[i].Runs = append(vs[i].Runs, run.CompareTrace)
+		}
 	}
+	knobs := make([]svganim.Knob, len(r.Knobs))
+	for i, k := range r.Knobs {
+		knobs[i] = svganim.Knob{Name: k.Name, Path: k.Path, Group: k.Group, Values: k.Values}
+	}
+	html, assets, err := svganim.KnobFigure(id, knobs, vs, r.Default)
 	if err != nil {
 		r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure: " + err.Error()})
 		return
 	}
-	r.HTML = html
+	r.HTML, r.Assets, r.Plain = html, assets, vs[r.Default].HTML
+}
+
+// label names a combination of r's knob values.
+func (r *Result) label(choice []int) string {
+	f := scenario.Fence{Knobs: r.Knobs}
+	return f.Label(choice)
+}
+
+// drawRun draws one run (and its compare run) as a figure with DOM id id.
+func drawRun(sc, cmp *sim.Scenario, run Run, id string, workers int) ([]byte, error) {
+	// The fence's poster: chooses both the no-JS picture and where the
+	// stepper opens; without it the renderer picks the most telling beat
+	// for the picture and the stepper opens at the start.
+	so := svganim.Options{ID: id, Notes: sc.Notes, Workers: workers}
+	if sc.HasPoster {
+		so.Poster, so.PosterChosen, so.Open = sc.Poster, true, sc.Poster
+	}
+	if cmp == nil {
+		return svganim.Figure(run.Trace, so)
+	}
+	return svganim.FigureCompare(run.Trace, run.CompareTrace, so)
 }
 
 // Figure is Parse, Run and Draw in one call: fence text in; markup,

@@ -49,6 +49,15 @@ async function kfRun() {
   out.replaceChildren();
   if (r.html) {
     out.innerHTML = r.html;
+    // A figure's other knob combinations come with the answer: defined
+    // here, the stepper finds them without loading their files.
+    for (const v of r.variants || []) {
+      if (!v) continue;
+      const s = document.createElement('script');
+      s.textContent = v;
+      document.head.append(s);
+      s.remove();
+    }
     await step();
   }
   const n = r.errors.length;

@@ -57,4 +57,9 @@ const (
 	MaxTimeline          = 200
 	MaxExpect            = 200
 	MaxFenceBytes        = 16 << 10
+	// MaxKnobs is how many knobs one fence may offer, and
+	// MaxKnobCombinations how many combinations of their values it may
+	// have (each one is simulated and drawn at build time).
+	MaxKnobs            = 3
+	MaxKnobCombinations = 24
 )

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,11 +99,12 @@ type fragLink struct {
 	pos      sim.Pos
 }
 
-// pageFigure is what a link needs to know of a figure: its scenario id and
-// last beat.
+// pageFigure is what a link needs to know of a figure: its scenario id,
+// last beat and knobs.
 type pageFigure struct {
-	id   string
-	last int
+	id    string
+	last  int
+	knobs []KnobInfo
 }
 
 // checkFragments checks each fragment against the page it points at and
@@ -113,7 +115,11 @@ type pageFigure struct {
 //   - a figure by its DOM id ("#acks--acks-one-loss") or, for short, by its
 //     scenario id ("#acks-one-loss", rewritten to the DOM id);
 //   - one beat of a figure, either way ("#acks-one-loss@12" or
-//     "#acks--acks-one-loss@12"), the beat no later than the figure's last.
+//     "#acks--acks-one-loss@12"), the beat no later than the figure's last;
+//   - a combination of a figure's knob values, with or without a beat
+//     ("#acks-one-loss@12?producer.acks=0&topic.partitions=3",
+//     "#acks-one-loss?producer.acks=0"): each knob named once, by its
+//     path, with one of its values.
 //
 // figs lists each page's figures in page order; brokenFigures marks the
 // pages with a fence that did not parse, whose id may be the one a link
@@ -121,7 +127,8 @@ type pageFigure struct {
 func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures map[*Page]bool) sim.ErrorList {
 	var errs sim.ErrorList
 	for _, l := range links {
-		name, beat, isBeat := strings.Cut(l.frag, "@")
+		head, query, hasQuery := strings.Cut(l.frag, "?")
+		name, beat, isBeat := strings.Cut(head, "@")
 		fail := func(format string, args ...any) {
 			errs = append(errs, sim.Error{File: l.from.File, Pos: l.pos,
 				Msg: fmt.Sprintf("link to %q: ", l.dest) + fmt.Sprintf(format, args...)})
@@ -158,8 +165,18 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 		if fig == nil && brokenFigures[l.to] {
 			continue // the page's broken fence has its own error; this may name it
 		}
+		if fig != nil && hasQuery {
+			if msg := checkKnobQuery(fig, query); msg != "" {
+				fail("%s", msg)
+				continue
+			}
+		}
+		suffix := ""
+		if hasQuery {
+			suffix = "?" + query
+		}
 		switch {
-		case fig == nil && isBeat:
+		case fig == nil && (isBeat || hasQuery):
 			fail("%s has no figure %q%s", l.to.File, name, figureList(figs[l.to]))
 		case fig == nil && (name == "" || strings.EqualFold(name, "top") || name == "main"):
 			// The page's top (HTML scrolls there for "#" and "#top") and
@@ -173,13 +190,48 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 			} else if n > fig.last {
 				fail("figure %q ends at beat %d", fig.id, fig.last)
 			} else {
-				l.link.Destination = []byte(l.page + "#" + name + "@" + beat)
+				l.link.Destination = []byte(l.page + "#" + name + "@" + beat + suffix)
 			}
 		case fig != nil:
-			l.link.Destination = []byte(l.page + "#" + name)
+			l.link.Destination = []byte(l.page + "#" + name + suffix)
 		}
 	}
 	return errs
+}
+
+// checkKnobQuery checks the knob values a figure link names after "?":
+// "producer.acks=0&topic.partitions=3". It returns what is wrong, or "".
+func checkKnobQuery(fig *pageFigure, query string) string {
+	if len(fig.knobs) == 0 {
+		return fmt.Sprintf("figure %q has no knobs, so a link cannot pick their values (drop the part from \"?\")", fig.id)
+	}
+	var paths []string
+	for _, k := range fig.knobs {
+		paths = append(paths, k.Path)
+	}
+	seen := map[string]bool{}
+	for _, part := range strings.Split(query, "&") {
+		path, value, ok := strings.Cut(part, "=")
+		if !ok {
+			return fmt.Sprintf("%q does not pick a knob value: write KNOB=VALUE, such as %s=%s", part, fig.knobs[0].Path, fig.knobs[0].Values[0])
+		}
+		var knob *KnobInfo
+		for i := range fig.knobs {
+			if fig.knobs[i].Path == path {
+				knob = &fig.knobs[i]
+			}
+		}
+		switch {
+		case knob == nil:
+			return fmt.Sprintf("figure %q has no knob %q (its knobs: %s)", fig.id, path, strings.Join(paths, ", "))
+		case seen[path]:
+			return fmt.Sprintf("knob %s is named twice", path)
+		case !slices.Contains(knob.Values, value):
+			return fmt.Sprintf("knob %s of figure %q has no value %q (its values: %s)", path, fig.id, value, strings.Join(knob.Values, ", "))
+		}
+		seen[path] = true
+	}
+	return ""
 }
 
 // figureList ends an error about a missing figure with the page's figure

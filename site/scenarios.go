@@ -21,6 +21,12 @@ type FigureResult struct {
 	IDPos      sim.Pos
 	// HTML is the <figure> markup (nil when the fence has errors).
 	HTML []byte
+	// Assets are the scripts of a figure with knobs (fence.Result.Assets:
+	// one per combination, nil for the default), written to the asset
+	// folder at fence.VariantFile. Knobs are the figure's knobs, for the
+	// checks of links that name their values.
+	Assets [][]byte
+	Knobs  []KnobInfo
 	// Beats is the number of frames (beats 0..Scenario.Beats; of the
 	// longer run of a fence with compare) and Records the number of
 	// records the producer created (in both runs).
@@ -36,6 +42,13 @@ type FigureResult struct {
 	// run is the fence's scenarios and traces, for Site.Figures. The
 	// build never puts it into a Cache: a cache keeps markup, not traces.
 	run *fence.Result
+}
+
+// KnobInfo is what a link check needs of a knob: its path in the fence
+// and its values.
+type KnobInfo struct {
+	Path   string
+	Values []string
 }
 
 // Cache keeps FigureResults between builds (serve mode rebuilds on every
@@ -205,7 +218,10 @@ func parallel(n int, f func(i int)) {
 func computeFigure(slug string, p *fence.Parsed, workers int) *FigureResult {
 	run := p.Run()
 	run.Draw(fence.Options{ID: func(id string) string { return FigureID(slug, id) }, Workers: workers})
-	r := &FigureResult{HTML: run.HTML, Work: p.Work(), Problems: run.Errors, run: run}
+	r := &FigureResult{HTML: run.HTML, Assets: run.Assets, Work: p.Work(), Problems: run.Errors, run: run}
+	for _, k := range run.Knobs {
+		r.Knobs = append(r.Knobs, KnobInfo{Path: k.Path, Values: k.Values})
+	}
 	if sc := run.Scenario; sc != nil {
 		r.ScenarioID, r.IDPos = sc.ID, sc.IDPos
 	}

@@ -228,7 +228,7 @@ func Generate(o Options) (*Site, error) {
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			if r := f.result; r.ScenarioID != "" {
-				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, last: r.Beats - 1})
+				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, last: r.Beats - 1, knobs: r.Knobs})
 			} else {
 				broken[pg] = true
 			}
@@ -243,8 +243,16 @@ func Generate(o Options) (*Site, error) {
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			r := f.result
-			s.Figures = append(s.Figures, FigureStat{Page: pg.Out, ID: FigureID(pg.Slug, r.ScenarioID),
+			id := FigureID(pg.Slug, r.ScenarioID)
+			s.Figures = append(s.Figures, FigureStat{Page: pg.Out, ID: id,
 				Beats: r.Beats, Frames: r.Work.Frames, Records: r.Records, Bytes: len(f.HTML), Run: r.run})
+			// A figure's other knob combinations, each loaded when a
+			// reader first picks it.
+			for i, a := range r.Assets {
+				if a != nil {
+					s.Files = append(s.Files, File{Path: AssetDir + "/" + fence.VariantFile(id, i), Data: a})
+				}
+			}
 		}
 	}
 
@@ -325,7 +333,7 @@ func Generate(o Options) (*Site, error) {
 		if err != nil {
 			return nil, err
 		}
-		hd.Content, hd.Summary, hd.HasFigures = body, home.Summary, len(home.figures) > 0
+		hd.Content, hd.Summary, hd.HasFigures, hd.HasKnobs = body, home.Summary, len(home.figures) > 0, hasKnobs(home)
 	}
 	switch {
 	case len(hd.Nav) > 0:
@@ -348,7 +356,7 @@ func Generate(o Options) (*Site, error) {
 	pd := nav.base(playground.PageFile)
 	pd.Title = "Playground"
 	pd.Summary = "Edit a scenario and run it in the browser with the engine the guide is built with."
-	pd.Content, pd.HasFigures, pd.Playground = playground.Content(playground.Sample, reference), true, true
+	pd.Content, pd.HasFigures, pd.HasKnobs, pd.Playground = playground.Content(playground.Sample, reference), true, true, true
 	pd.Nav, pd.Sections, pd.Section = nav.pages(root, playground.PageFile, -1), nav.list(playground.PageFile, nil, false), nav.sectionTitle(root)
 	var pbuf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&pbuf, "layout.html", pd); err != nil {
@@ -367,6 +375,7 @@ func Generate(o Options) (*Site, error) {
 	// kf-words.js is generated from the renderer's own tables, so the
 	// phrases a figure's titles are coded against can never drift from it.
 	s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.WordsFile, Data: svganim.WordsJS()})
+	s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.KnobsFile, Data: svganim.KnobsJS()})
 	// The stepper lives beside the patch encoder it decodes; a templates
 	// folder may still replace it with its own stepper.js.
 	if !slices.ContainsFunc(assets, func(f File) bool { return f.Path == AssetDir+"/"+svganim.StepperFile }) {
@@ -401,8 +410,10 @@ type layoutData struct {
 	// Listing says the page is a folder section's index page, which
 	// lists Nav, with summaries, under its text.
 	Listing bool
-	// HasFigures says whether the page needs stepper.js.
-	HasFigures bool
+	// HasFigures says whether the page needs stepper.js, HasKnobs
+	// whether it also needs kf-knobs.css (a figure with knobs; the
+	// playground, whose fence may have them).
+	HasFigures, HasKnobs bool
 	// Assets is the relative path prefix of the shared assets ("assets/",
 	// "../assets/" one folder down); Home the relative link to the home
 	// page; PlaygroundHref the relative link to the playground page.
@@ -533,7 +544,7 @@ func (n siteNav) shared(sec *Section) *sectionNav {
 func (n siteNav) pageJob(sec *Section, sn *sectionNav, i int) renderJob {
 	pg := sec.Pages[i]
 	d := n.base(pg.Out)
-	d.Title, d.Summary, d.Headings, d.HasFigures = pg.Title, pg.Summary, pg.Headings, len(pg.figures) > 0
+	d.Title, d.Summary, d.Headings, d.HasFigures, d.HasKnobs = pg.Title, pg.Summary, pg.Headings, len(pg.figures) > 0, hasKnobs(pg)
 	d.Section = n.sectionTitle(sec)
 	return renderJob{out: pg.Out, data: d, page: pg, shared: sn, pos: i}
 }
@@ -567,7 +578,7 @@ func (n siteNav) indexJob(sec *Section) renderJob {
 		d.Next = &d.Nav[0]
 	}
 	if pg := sec.Index; pg != nil {
-		d.Headings, d.HasFigures = pg.Headings, len(pg.figures) > 0
+		d.Headings, d.HasFigures, d.HasKnobs = pg.Headings, len(pg.figures) > 0, hasKnobs(pg)
 	}
 	return renderJob{out: out, data: d, page: sec.Index}
 }
@@ -626,4 +637,14 @@ func Build(o Options, out, contentDir string) (*Site, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// hasKnobs says whether a page holds a figure with knobs.
+func hasKnobs(pg *Page) bool {
+	for _, f := range pg.figures {
+		if f.result != nil && len(f.result.Knobs) > 0 {
+			return true
+		}
+	}
+	return false
 }

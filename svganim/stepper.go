@@ -28,3 +28,16 @@ var stepperJS []byte
 // StepperJS returns the content of StepperFile. The slice is shared: do
 // not modify it.
 func StepperJS() []byte { return stepperJS }
+
+// KnobsFile is the name of the script that runs figures with knobs
+// (KnobFigure): pages that hold one load it before StepperFile, with the
+// stylesheet kf-knobs.css (templates). It loads each combination's script
+// (v/ID.N.js, fence.VariantFile) from beside itself.
+const KnobsFile = "kf-knobs.js"
+
+//go:embed knobs.js
+var knobsJS []byte
+
+// KnobsJS returns the content of KnobsFile. The slice is shared: do not
+// modify it.
+func KnobsJS() []byte { return knobsJS }

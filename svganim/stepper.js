@@ -39,11 +39,13 @@
     return track.values[i];
   }
 
-  function Stepper(fig) {
-    const $ = sel => fig.querySelector(sel);
-    const last = +fig.dataset.last;
+  // root is the figure, or in a figure with knobs (kf-knobs.js) the
+  // .kf-var of one combination.
+  function Stepper(fig, root = fig) {
+    const $ = sel => root.querySelector(sel);
+    const last = +root.dataset.last;
     // The picture shows the poster beat until the stepper sets another.
-    let beat = +fig.dataset.poster;
+    let beat = +root.dataset.poster;
     let timer = 0, speed = 1, lastSlide = 0;
     let focused = -1; // index of the mark ↑/↓ focused, −1 for none
 
@@ -51,9 +53,9 @@
     const scrubber = $('.kf-scrub'), counterText = $('.kf-at'), playButton = $('.kf-play');
     const caption = $('.kf-caption'), explanation = $('.kf-explain');
     const counter = $('.kf-counter text');
-    const story = fig.querySelectorAll('.kf-story > ol > li');
+    const story = root.querySelectorAll('.kf-story > ol > li');
     const data = JSON.parse($('.kf-tracks').textContent);
-    const marks = [...fig.querySelectorAll('.kf-svg > g')];
+    const marks = [...root.querySelectorAll('.kf-svg > g')];
     scrubber.max = last;
 
     // Each mark gets back its <title>, which the poster leaves out.
@@ -128,7 +130,7 @@
     // Marks that look different from the beat before carry kf-new (a
     // ring, figure.css): the marks shown whose tracks change at b, but not
     // for a change of title alone, and never the veil.
-    let ringed = [...fig.querySelectorAll('.kf-new')];
+    let ringed = [...root.querySelectorAll('.kf-new')];
     function markChanges(b) {
       for (const g of ringed) g.classList.remove('kf-new');
       ringed = [];
@@ -212,7 +214,7 @@
     }
 
     function copyLink(button) {
-      history.replaceState(null, '', '#' + fig.id + '@' + beat);
+      history.replaceState(null, '', '#' + fig.id + '@' + beat + (fig.dataset.q || ''));
       navigator.clipboard?.writeText(location.href).catch(() => {});
       button.textContent = 'copied';
       setTimeout(() => button.textContent = 'link', 1500);
@@ -221,12 +223,12 @@
     // A key's legend button isolates it: the other keys' marks fade.
     function isolate(button) {
       const on = button.ariaPressed !== 'true';
-      for (const other of fig.querySelectorAll('.kf-key')) other.ariaPressed = other === button && on;
+      for (const other of root.querySelectorAll('.kf-key')) other.ariaPressed = other === button && on;
       if (on) fig.dataset.iso = button.dataset.k;
       else delete fig.dataset.iso;
     }
 
-    fig.addEventListener('click', e => {
+    root.addEventListener('click', e => {
       const button = e.target.closest('button'), action = button?.dataset.a;
       if (action in moves) move(moves[action]);
       else if (action === 'play') togglePlay();
@@ -237,7 +239,7 @@
     $('.kf-speed').addEventListener('change', e => speed = parseFloat(e.target.value));
     fig.addEventListener('keydown', e => {
       const tag = e.target.tagName, key = e.key;
-      if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey || !root.isConnected) return;
       if (key in moves) move(moves[key]);
       else if (key in markKeys) focusMark(markKeys[key]);
       else if (key === 'Escape') {
@@ -263,16 +265,17 @@
     $('.kf-capbox').append(sizer);
 
     // Open at the start of the story (or the beat the author chose).
-    show(+fig.dataset.open || 0);
-    return { go, stop };
+    show(+root.dataset.open || 0);
+    return { go, stop, beat: () => beat };
   }
 
-  // A deep link #ID@BEAT opens figure ID at BEAT.
+  // A deep link #ID@BEAT opens figure ID at BEAT; "?KNOB=VALUE&…" after
+  // it, or after #ID, picks knob values too.
   function followHash() {
-    const m = /^#([a-z0-9-]+)@(\d+)$/.exec(location.hash);
-    const stepper = m && steppers[m[1]];
+    const m = /^#([a-z0-9-]+)(?:@(\d+))?(\?.*)?$/.exec(location.hash);
+    const stepper = m && (m[2] || m[3]) && steppers[m[1]];
     if (stepper) {
-      stepper.go(+m[2]);
+      stepper.restore ? stepper.restore(m[3] || '', m[2] && +m[2]) : m[2] && stepper.go(+m[2]);
       document.getElementById(m[1]).focus();
     }
   }
@@ -283,7 +286,7 @@
   });
   if (words) {
     for (const fig of document.querySelectorAll('figure.kflow')) {
-      steppers[fig.id] = Stepper(fig);
+      steppers[fig.id] = fig.dataset.kn ? self.kfKnobs?.(fig, Stepper) || Stepper(fig, fig.querySelector('.kf-var')) : Stepper(fig);
       offScreen.observe(fig);
     }
   }

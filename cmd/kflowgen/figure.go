@@ -83,7 +83,7 @@ func runFigure(o *figureOptions, stdout, stderr io.Writer) error {
 	}
 	var out []byte
 	if o.format == "html" {
-		out, err = standaloneHTML(r.Trace.Title, r.HTML)
+		out, err = standaloneHTML(r.Trace.Title, r.HTML, r.Assets)
 	} else {
 		t := r.Trace
 		if o.compare {
@@ -151,7 +151,13 @@ body { margin: 0; padding: 1rem; font: 16px/1.5 system-ui, -apple-system, "Segoe
 </head>
 <body>
 {{.Figure}}
+{{- range .Variants}}
+<script>{{.}}</script>
+{{- end}}
 <script>{{.Words}}</script>
+{{- if .Variants}}
+<script>{{.Knobs}}</script>
+{{- end}}
 <script>{{.Stepper}}</script>
 </body>
 </html>
@@ -160,27 +166,48 @@ body { margin: 0; padding: 1rem; font: 16px/1.5 system-ui, -apple-system, "Segoe
 // standaloneHTML is one HTML document holding a figure's markup with
 // figure.css, kf-words.js and stepper.js inline: it needs no other file,
 // works from file:// and, without scripts, shows the poster beat and the
-// storyboard like the guide.
-func standaloneHTML(title string, figure []byte) ([]byte, error) {
+// storyboard like the guide. A figure with knobs brings every
+// combination's script (variants, fence.Result.Assets; nil entries are
+// skipped), kf-knobs.js and kf-knobs.css inline too.
+func standaloneHTML(title string, figure []byte, variants [][]byte) ([]byte, error) {
 	css, err := readAsset("figure.css")
 	if err != nil {
 		return nil, err
 	}
-	words, stepper := string(svganim.WordsJS()), string(svganim.StepperJS())
+	var vs []template.JS
+	for _, v := range variants {
+		if v != nil {
+			vs = append(vs, template.JS(v))
+		}
+	}
+	if len(vs) > 0 {
+		kcss, err := readAsset("kf-knobs.css")
+		if err != nil {
+			return nil, err
+		}
+		css += kcss
+	}
+	words, stepper, knobs := string(svganim.WordsJS()), string(svganim.StepperJS()), string(svganim.KnobsJS())
 	// Inline, a script or style ends at its first closing tag: ours
-	// must hold none (they are our own files; this guards a change).
-	for _, s := range []struct{ name, text, end string }{{"figure.css", css, "</style"}, {"kf-words.js", words, "</script"}, {"stepper.js", stepper, "</script"}} {
+	// must hold none (they are our own files and JSON that escapes "<";
+	// this guards a change).
+	checks := []struct{ name, text, end string }{{"figure.css", css, "</style"}, {"kf-words.js", words, "</script"}, {"stepper.js", stepper, "</script"}, {"kf-knobs.js", knobs, "</script"}}
+	for _, v := range vs {
+		checks = append(checks, struct{ name, text, end string }{"a combination's script", string(v), "</script"})
+	}
+	for _, s := range checks {
 		if strings.Contains(strings.ToLower(s.text), s.end) {
 			return nil, fmt.Errorf("%s holds %q and cannot be inlined", s.name, s.end)
 		}
 	}
 	var b bytes.Buffer
 	err = standaloneTmpl.Execute(&b, struct {
-		Title          string
-		CSS            template.CSS
-		Figure         template.HTML
-		Words, Stepper template.JS
-	}{title, template.CSS(css), template.HTML(figure), template.JS(words), template.JS(stepper)})
+		Title                 string
+		CSS                   template.CSS
+		Figure                template.HTML
+		Variants              []template.JS
+		Words, Stepper, Knobs template.JS
+	}{title, template.CSS(css), template.HTML(figure), vs, template.JS(words), template.JS(stepper), template.JS(knobs)})
 	return b.Bytes(), err
 }
 

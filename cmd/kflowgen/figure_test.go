@@ -39,7 +39,7 @@ func TestFigureHTMLStandalone(t *testing.T) {
 	if refs := regexp.MustCompile(`(?:src|href)="[^"#]`).FindAll(html, -1); len(refs) > 0 || bytes.Contains(html, []byte("<link")) {
 		t.Errorf("the export refers to other files: %q", refs)
 	}
-	for _, want := range []string{`<figure class="kflow" id="export--first"`, "--kf-bg:", "var kfWords", "function Stepper(fig)", "<title>acks=1, leader fails</title>"} {
+	for _, want := range []string{`<figure class="kflow" id="export--first"`, "--kf-bg:", "var kfWords", "function Stepper(fig, root = fig)", "<title>acks=1, leader fails</title>"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("the export lacks %q", want)
 		}

@@ -30,6 +30,14 @@ func main() {
 		}
 		r := fence.Play([]byte(args[0].String()), args[1].String())
 		out.Set("html", string(r.HTML))
+		// A figure's other knob combinations (fence.Result.Assets, "" for
+		// the default), which the page runs before the stepper instead of
+		// loading them from files.
+		variants := array.New()
+		for _, a := range r.Assets {
+			variants.Call("push", string(a))
+		}
+		out.Set("variants", variants)
 		for _, e := range r.Errors {
 			errs.Call("push", problem(object, e.Line, e.Col, e.Msg))
 		}

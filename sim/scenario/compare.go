@@ -59,22 +59,33 @@ const compareNote = "in the compare run: "
 // are nil and errs is sorted by position. Parse is ParseCompare without the
 // variant.
 func ParseCompare(src []byte) (base, variant *sim.Scenario, errs sim.ErrorList) {
-	p := &parser{src: src, bad: map[string]bool{}}
-	root := p.root()
-	if root == nil {
-		return nil, nil, finish(p.errs)
+	f, errs := ParseFence(src)
+	if len(errs) > 0 {
+		return nil, nil, errs
 	}
-	baseRoot := p.splitCompare(root)
-	base = p.build(baseRoot)
-	if p.compare != nil {
-		v := &parser{src: src, bad: map[string]bool{}, compare: p.compare, variant: true}
-		variant = v.build(merge(baseRoot, p.compare))
+	v := f.Variants[f.Default]
+	return v.Scenario, v.Compare, nil
+}
+
+// runs builds a scenario's root mapping (without its compare key) and,
+// when compare is not nil, its compare run, each with a parser of its own
+// that keeps the expect entries of combination k (nil: a fence without
+// knobs, or the fence as written). pre holds the errors found before the
+// build (the root's and the compare mapping's own), which the result
+// includes.
+func runs(src []byte, root, compare *yaml.Node, k *combo, pre sim.ErrorList) (base, variant *sim.Scenario, errs sim.ErrorList) {
+	p := &parser{src: src, bad: map[string]bool{}, compare: compare, combo: k}
+	p.errs = append(p.errs, pre...)
+	base = p.build(root)
+	if compare != nil {
+		v := &parser{src: src, bad: map[string]bool{}, compare: compare, variant: true, combo: k}
+		variant = v.build(merge(root, compare))
 		seen := map[sim.Error]bool{}
 		for _, e := range p.errs {
 			seen[e] = true
 		}
 		inside := map[sim.Pos]bool{}
-		walk(p.compare, func(n *yaml.Node) { inside[posOf(n)] = true })
+		walk(compare, func(n *yaml.Node) { inside[posOf(n)] = true })
 		for _, e := range v.errs {
 			if seen[e] {
 				continue
@@ -86,12 +97,9 @@ func ParseCompare(src []byte) (base, variant *sim.Scenario, errs sim.ErrorList) 
 		}
 	}
 	if len(p.errs) == 0 && variant != nil && sameRun(base, variant) {
-		p.errorf(p.compare, "compare changes nothing but the title: every setting it gives has the fence's own value (or its default); give one a value of its own")
+		p.errorf(compare, "compare changes nothing but the title: every setting it gives has the fence's own value (or its default); give one a value of its own")
 	}
-	if len(p.errs) > 0 {
-		return nil, nil, finish(p.errs)
-	}
-	return base, variant, nil
+	return base, variant, p.errs
 }
 
 // sameRun reports whether two scenarios run the same story: equal in
@@ -166,6 +174,10 @@ func (p *parser) splitCompare(root *yaml.Node) *yaml.Node {
 			continue
 		case k.Kind == yaml.ScalarNode && k.Value == "compare":
 			p.errorf(k, "compare cannot hold another compare")
+			refused = true
+			continue
+		case k.Kind == yaml.ScalarNode && k.Value == "knobs":
+			p.errorf(k, "compare cannot hold knobs: the fence's own knobs apply to both runs")
 			refused = true
 			continue
 		}

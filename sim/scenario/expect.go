@@ -18,7 +18,7 @@ var expectKeys = []string{
 	"logEndOffset", "online",
 	"owner", "position", "committed", "startOffset",
 	"state", "deliveryCount",
-	"variant",
+	"variant", "when",
 }
 
 // subject is what an expectation is about.
@@ -61,8 +61,12 @@ func (p *parser) expect(n *yaml.Node) {
 			p.errorf(it, "too many expectations: Kafka Flow allows at most %d", sim.MaxExpect)
 			return
 		}
-		if p.mapping(it, "an expect entry", "{at: 12, partition: 0, highWatermark: 3}") && p.forThisRun(it) {
-			p.expectEntry(it)
+		if p.mapping(it, "an expect entry", "{at: 12, partition: 0, highWatermark: 3}") {
+			// Both are asked, so that each reports a bad value once.
+			combo := p.forThisCombo(it)
+			if p.forThisRun(it) && combo {
+				p.expectEntry(it)
+			}
 		}
 		// An entry may assert several fields, each one claim.
 		if n := len(p.sc.Expect); n > sim.MaxExpect {

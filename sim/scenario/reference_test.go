@@ -106,6 +106,7 @@ func TestReferenceListsEveryKey(t *testing.T) {
 		"replication.factor": sim.MaxReplicationFactor, "records": sim.MaxRecords, "keys": sim.MaxKeys,
 		"groups": sim.MaxGroups, "members": sim.MaxMembers, "timeline": sim.MaxTimeline,
 		"expect": sim.MaxExpect, "scenario text": sim.MaxFenceBytes,
+		"`knobs`": sim.MaxKnobs, "knob combinations": sim.MaxKnobCombinations,
 	} {
 		found := false
 		for _, line := range strings.Split(page, "\n") {

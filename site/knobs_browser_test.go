@@ -1,0 +1,171 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/kafkaflow/kflowgen/internal/browsertest"
+)
+
+// knobState is what the knob browser tests read of a figure: the beat
+// counter, the combination shown, the pressed value of each knob, and the
+// outcome letters of the records drawn at that beat.
+type knobState struct {
+	At, Shown string
+	Pressed   []string
+	Outcomes  string
+}
+
+const readKnobs = `(() => {
+  const fig = document.getElementById(%q);
+  const v = fig.querySelector('.kf-var');
+  return {
+    At: v.querySelector('.kf-at').value,
+    Shown: v.dataset.v,
+    Pressed: [...fig.querySelectorAll('.kf-knob')].map(g => g.querySelector('[aria-pressed=true]').textContent),
+    Outcomes: [...v.querySelectorAll('.kf-svg > g.kf-card:not(.kf-gone)')].map(g =>
+      g.querySelector('text').textContent + ':' + ([...g.classList].find(c => c.startsWith('kf-out-')) || '').slice(7)).sort().join(' '),
+  };
+})()`
+
+// openKnobs builds the pages and opens page#frag from file://, the way a
+// reader opens a downloaded site, once the stepper has run.
+func openKnobs(t *testing.T, ctx context.Context, out, page, frag string) context.Context {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(tctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, page))+frag)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`!!document.querySelector('.kf-knobs:not([hidden]) + .kf-var .kf-controls')`)); err != nil {
+		t.Fatal(err)
+	}
+	return tctx
+}
+
+func knobs(t *testing.T, ctx context.Context, id string) knobState {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[knobState](fmt.Sprintf(readKnobs, id)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestBrowserKnobs, from file://: at beat 8 of the acks figure, picking
+// acks=0 loads that combination's script and shows it at beat 8, with
+// other outcome letters; picking acks=1 again shows the first one, still at
+// beat 8; a deep link naming a beat and a knob value opens the figure
+// there.
+func TestBrowserKnobs(t *testing.T) {
+	browsertest.Chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(Options{Content: fstest.MapFS{"acks.md": page("title: Acks", knobFence...)}, ContentName: "content"}, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Start(t, 1280, 900)
+	const id = "acks--acks-crash"
+	tctx := openKnobs(t, ctx, out, "acks.html", "")
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+		const f = document.getElementById(%q); for (let i = 0; i < 8; i++) f.querySelector('[data-a=fwd]').click(); return true })()`, id))); err != nil {
+		t.Fatal(err)
+	}
+	before := knobs(t, tctx, id)
+	if before.At != "8 / 16" || before.Shown != "1" || before.Pressed[0] != "1" {
+		t.Fatalf("before the flip: %+v, want beat 8 of acks=1", before)
+	}
+	flip := func(value int, shown string) knobState {
+		t.Helper()
+		if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector('#%s [data-kb="0"][data-kval="%d"]').click(), true)`, id, value))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v === %q`, id, shown))); err != nil {
+			t.Fatalf("combination %s never shown: %v", shown, err)
+		}
+		return knobs(t, tctx, id)
+	}
+	after := flip(0, "0")
+	if after.At != "8 / 16" || after.Pressed[0] != "0" {
+		t.Errorf("after picking acks=0: %+v, want beat 8 with 0 pressed", after)
+	}
+	if after.Outcomes == before.Outcomes {
+		t.Errorf("acks=0 shows the outcome letters of acks=1 at beat 8: %q", after.Outcomes)
+	}
+	if back := flip(1, "1"); back.At != "8 / 16" || back.Outcomes != before.Outcomes || back.Pressed[0] != "1" {
+		t.Errorf("back at acks=1: %+v, want %+v", back, before)
+	}
+
+	// A deep link with a beat and a knob value.
+	tctx = openKnobs(t, ctx, out, "acks.html", "#"+id+"@8?producer.acks=all")
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v === "2"`, id))); err != nil {
+		t.Fatalf("the link's combination never shown: %v", err)
+	}
+	if got := knobs(t, tctx, id); got.At != "8 / 16" || got.Pressed[0] != "all" {
+		t.Errorf("opened from #%s@8?producer.acks=all: %+v", id, got)
+	}
+}
+
+// BenchmarkBrowserKnobFlip measures, in Chromium, how long a flip to a
+// combination already loaded takes to redraw: from the click on a knob
+// value to the new combination's marks, caption and controls laid out (as
+// BenchmarkBrowserStep in svganim measures a step), one click per
+// animation frame, round after round over every value of the acks
+// figure's knob, at beat 8. It reports the median and the 99th percentile;
+// the budget is the stepping budget, a p99 of 4 ms, reported, never
+// tested, since it depends on the machine.
+//
+//	go test ./site -run '^$' -bench BrowserKnobFlip -benchtime 20x
+func BenchmarkBrowserKnobFlip(b *testing.B) {
+	browsertest.Chromium(b)
+	out := filepath.Join(b.TempDir(), "site")
+	if _, err := Build(Options{Content: fstest.MapFS{"acks.md": page("title: Acks", knobFence...)}, ContentName: "content"}, out, ""); err != nil {
+		b.Fatal(err)
+	}
+	ctx := browsertest.Start(b, 1280, 900)
+	const id = "acks--acks-crash"
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, "acks.html"))+"#"+id+"@8")); err != nil {
+		b.Fatal(err)
+	}
+	// Every combination loaded once, untimed.
+	for _, v := range []string{"0", "2", "1"} {
+		if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector('#%s [data-kb="0"][data-kval="%s"]').click(), true)`, id, v))); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v === %q`, id, v))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	var all []float64
+	for i := 0; i < b.N; i++ {
+		got, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(async () => {
+			const f = document.getElementById(%q), out = [];
+			const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+			for (const v of [0, 2, 1]) {
+				await frame();
+				const t = performance.now();
+				f.querySelector('[data-kb="0"][data-kval="' + v + '"]').click();
+				f.offsetHeight;
+				out.push(performance.now() - t);
+			}
+			return out;
+		})()`, id), chromedp.EvalAwaitPromise))
+		if err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, got...)
+	}
+	b.StopTimer()
+	sort.Float64s(all)
+	b.ReportMetric(all[len(all)/2], "ms-median")
+	b.ReportMetric(all[len(all)*99/100], "ms-p99")
+	b.Logf("%d flips: median %.2f ms, p99 %.2f ms, max %.2f ms", len(all), all[len(all)/2], all[len(all)*99/100], all[len(all)-1])
+}

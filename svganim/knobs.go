@@ -1,0 +1,209 @@
+package svganim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"strconv"
+	"strings"
+
+	"github.com/kafkaflow/kflowgen/sim"
+)
+
+// Knob is one setting a figure lets its reader change (a fence's knobs:,
+// see sim/scenario.ParseFence).
+type Knob struct {
+	// Name is Kafka's name for the setting ("acks"), the control's
+	// label; Path its path in the fence ("producer.acks"), which deep
+	// links use; Group the group it belongs to, if any ("readers").
+	Name, Path, Group string
+	// Values are the values to pick from, as the fence writes them.
+	Values []string
+}
+
+// Variant is one combination of knob values, drawn.
+type Variant struct {
+	// Choice is the index of each knob's value.
+	Choice []int
+	// HTML is the variant's figure, from Figure or FigureCompare with
+	// the knob figure's id.
+	HTML []byte
+	// Runs are its traces: one, or two for a compare figure.
+	Runs []*sim.Trace
+}
+
+// KnobFigure assembles a figure whose reader picks a combination of knob
+// values. page is the markup for the page: a <figure class="kflow …"
+// id=ID data-kn=N> holding a row of controls, one labelled group of
+// buttons per knob (aria-pressed on the picked value; hidden until
+// stepper.js shows it), the default variant's figure (variants[def],
+// whose markup moves into a <div class="kf-var">), and a table of every
+// combination's outcome at the end of the run, read from the traces:
+// records acked, sent, F, U, L and pending, and each partition's high
+// watermark and ISR on the last beat. assets[i] is, for every variant
+// but the default (whose entry is nil), a script defining that variant's
+// markup (self.kfV["ID.i"]), which the stepper loads with a <script>
+// element the first time a reader picks it — so file:// works — and
+// which a standalone page may also inline. The error reports markup that
+// is not a figure of this id, or variants and knobs that do not fit.
+func KnobFigure(id string, knobs []Knob, variants []Variant, def int) (page []byte, assets [][]byte, err error) {
+	n := 1
+	for _, k := range knobs {
+		n *= len(k.Values)
+	}
+	if len(knobs) == 0 || n != len(variants) || def < 0 || def >= n {
+		return nil, nil, fmt.Errorf("figure %s: %d variants for knobs with %d combinations (default %d)", id, len(variants), n, def)
+	}
+	inner := make([][]byte, n)
+	var class string
+	for i, v := range variants {
+		c, in, err := variantMarkup(id, i, v.HTML)
+		if err != nil {
+			return nil, nil, err
+		}
+		if i == def {
+			class = c
+		}
+		inner[i] = in
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<figure class="%s" id="%s" data-kn="%d" data-kv="%d" tabindex="0" aria-labelledby="%s-t">`+"\n", class, id, n, def, id)
+	b.WriteString(`<div class="kf-knobs" hidden>`)
+	d := variants[def].Choice
+	for ki, k := range knobs {
+		label := k.Name
+		if k.Group != "" {
+			label += " (" + k.Group + ")"
+		}
+		fmt.Fprintf(&b, `<div class="kf-knob" role="group" aria-label="%s" data-path="%s"><span class="kf-kname" aria-hidden="true">%s</span>`,
+			template.HTMLEscapeString(label), template.HTMLEscapeString(k.Path), template.HTMLEscapeString(label))
+		for vi, v := range k.Values {
+			fmt.Fprintf(&b, `<button type="button" data-kb="%d" data-kval="%d" aria-pressed="%t">%s</button>`, ki, vi, vi == d[ki], template.HTMLEscapeString(v))
+		}
+		b.WriteString(`</div>`)
+	}
+	b.WriteString("</div>\n")
+	b.Write(inner[def])
+	outcomeTable(&b, knobs, variants, def)
+	b.WriteString("</figure>\n")
+
+	assets = make([][]byte, n)
+	for i := range variants {
+		if i == def {
+			continue
+		}
+		js, err := json.Marshal(string(inner[i]))
+		if err != nil {
+			return nil, nil, err
+		}
+		key := strconv.Quote(id + "." + itoa(i))
+		var a bytes.Buffer
+		fmt.Fprintf(&a, "(self.kfV=self.kfV||{})[%s]=%s;self.kfVLoaded&&kfVLoaded(%s);\n", key, js, key)
+		assets[i] = a.Bytes()
+	}
+	return b.Bytes(), assets, nil
+}
+
+// variantMarkup turns variant i's <figure> into a <div class="kf-var">
+// with the figure's beat attributes, and returns the figure's classes.
+func variantMarkup(id string, i int, fig []byte) (class string, inner []byte, err error) {
+	end := bytes.IndexByte(fig, '>')
+	close := bytes.LastIndex(fig, []byte("</figure>"))
+	if !bytes.HasPrefix(fig, []byte("<figure ")) || end < 0 || close < end || !bytes.Contains(fig[:end], []byte(` id="`+id+`"`)) {
+		return "", nil, fmt.Errorf("figure %s: variant %d is not a figure with this id", id, i)
+	}
+	tag := string(fig[:end])
+	attr := func(name string) string {
+		_, v, _ := strings.Cut(tag, " "+name+`="`)
+		v, _, _ = strings.Cut(v, `"`)
+		return v
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<div class="kf-var" data-v="%d" data-last="%s" data-poster="%s" data-open="%s">`, i, attr("data-last"), attr("data-poster"), attr("data-open"))
+	b.Write(bytes.TrimRight(fig[end+1:close], "\n"))
+	b.WriteString("\n</div>\n")
+	return attr("class"), b.Bytes(), nil
+}
+
+// outcomeTable writes the table of every combination's outcome.
+func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
+	outcomes := []string{sim.OutcomeAcked, sim.OutcomeSent, sim.OutcomeF, sim.OutcomeU, sim.OutcomeL, sim.OutcomePending}
+	// A column for an outcome no combination has would only be zeros;
+	// acked, F, U and L always stand: they are what a reader compares.
+	used := map[string]bool{sim.OutcomeAcked: true, sim.OutcomeF: true, sim.OutcomeU: true, sim.OutcomeL: true}
+	pair := false
+	for _, v := range variants {
+		pair = pair || len(v.Runs) > 1
+		for _, t := range v.Runs {
+			for _, r := range t.Records {
+				used[r.Outcome] = true
+			}
+		}
+	}
+	var shown []string
+	for i, k := range knobs {
+		shown = append(shown, k.Name+"="+k.Values[variants[def].Choice[i]])
+	}
+	fmt.Fprintf(b, `<table class="kf-outcomes"><caption>Every combination at the end of the run: how many records settled each way, and each partition's high watermark and ISR (the figure shows %s)</caption>`,
+		template.HTMLEscapeString(strings.Join(shown, ", ")))
+	b.WriteString("<thead><tr>")
+	for _, k := range knobs {
+		fmt.Fprintf(b, `<th scope="col">%s</th>`, template.HTMLEscapeString(k.Name))
+	}
+	if pair {
+		b.WriteString(`<th scope="col">run</th>`)
+	}
+	for _, o := range outcomes {
+		if used[o] {
+			fmt.Fprintf(b, `<th scope="col">%s</th>`, o)
+		}
+	}
+	b.WriteString(`<th scope="col">high watermark</th><th scope="col">ISR</th></tr></thead><tbody>`)
+	for vi, v := range variants {
+		for ri, t := range v.Runs {
+			cls := ""
+			if vi == def {
+				cls = ` class="kf-on"`
+			}
+			fmt.Fprintf(b, "<tr%s>", cls)
+			if ri == 0 {
+				for ki, k := range knobs {
+					if len(v.Runs) > 1 {
+						fmt.Fprintf(b, `<td rowspan="%d">%s</td>`, len(v.Runs), template.HTMLEscapeString(k.Values[v.Choice[ki]]))
+					} else {
+						fmt.Fprintf(b, "<td>%s</td>", template.HTMLEscapeString(k.Values[v.Choice[ki]]))
+					}
+				}
+			}
+			if pair {
+				fmt.Fprintf(b, "<td>%s</td>", template.HTMLEscapeString(panelName(t)))
+			}
+			count := map[string]int{}
+			for _, r := range t.Records {
+				count[r.Outcome]++
+			}
+			for _, o := range outcomes {
+				if used[o] {
+					fmt.Fprintf(b, "<td>%d</td>", count[o])
+				}
+			}
+			lastBeat := t.Beats[len(t.Beats)-1]
+			var hw, isr []string
+			for _, p := range lastBeat.Partitions {
+				prefix := ""
+				if len(lastBeat.Partitions) > 1 {
+					prefix = "p" + itoa(p.Partition) + " "
+				}
+				hw = append(hw, prefix+strconv.FormatInt(p.HighWatermark, 10))
+				ids := make([]string, len(p.ISR))
+				for i, id := range p.ISR {
+					ids[i] = itoa(id)
+				}
+				isr = append(isr, prefix+"["+strings.Join(ids, " ")+"]")
+			}
+			fmt.Fprintf(b, "<td>%s</td><td>%s</td></tr>", strings.Join(hw, ", "), strings.Join(isr, ", "))
+		}
+	}
+	b.WriteString("</tbody></table>\n")
+}
