@@ -37,8 +37,8 @@ const (
 // of the scripts of the combinations loaded on demand, and Largest is the
 // largest of them.
 type KnobWeight struct {
-	Page, ID                  string
-	With, Without             int
+	Page, ID                   string
+	With, Without              int
 	Variants, Scripts, Largest int
 }
 
