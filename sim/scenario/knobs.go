@@ -22,8 +22,12 @@ import (
 // (consumer.groups.readers.members,
 // share.groups.workers.group.share.record.lock.duration). Every
 // combination of the values is a scenario of its own, the fence with those
-// settings laid over it (and over its compare run, if it has one), parsed
-// and checked as fully as a fence on its own. One of each knob's values
+// settings laid over it, parsed and checked as fully as a fence on its
+// own. A compare run is the combination with compare laid over it: the
+// knobs apply to both runs, but a setting compare gives keeps compare's
+// value in the second run (a knob on acks beside compare: {producer:
+// {acks: all}} changes the first run against a fixed second one), and a
+// combination may make both runs alike. One of each knob's values
 // must be the fence's own setting: the combination of those is the
 // default, the figure a reader sees first and without scripts.
 //
@@ -163,7 +167,7 @@ func ParseFence(src []byte) (*Fence, sim.ErrorList) {
 		return &Fence{Variants: []Variant{{Scenario: base, Compare: variant}}}, nil
 	}
 	kp := &parser{src: src, bad: map[string]bool{}, sc: base}
-	knobs := kp.knobs(knobsKey, knobsVal, baseRoot, base, pre.compare)
+	knobs := kp.knobs(knobsKey, knobsVal, baseRoot, base)
 	if len(kp.errs) > 0 {
 		return nil, finish(kp.errs)
 	}
@@ -321,9 +325,7 @@ func (p *parser) splitKnobs(root *yaml.Node) (out, key, val *yaml.Node) {
 
 // knobs reads the knobs mapping against the fence as written (base, and
 // its root mapping), checking each path, each value list and the limits.
-// A compare mapping may not set a knob's setting: the knob sets it in both
-// runs.
-func (p *parser) knobs(key, val, root *yaml.Node, base *sim.Scenario, compare *yaml.Node) []Knob {
+func (p *parser) knobs(key, val, root *yaml.Node, base *sim.Scenario) []Knob {
 	const example = "{producer.acks: [0, 1, all]}"
 	if isNull(val) || val.Kind == yaml.MappingNode && len(val.Content) == 0 {
 		p.errorf(key, "knobs is empty: give it the settings a reader may change and their values, such as %s", example)
@@ -352,10 +354,6 @@ func (p *parser) knobs(key, val, root *yaml.Node, base *sim.Scenario, compare *y
 			}
 		}
 		if dup {
-			continue
-		}
-		if compare != nil && setsTarget(compare, t) {
-			p.errorf(k, "knob %s sets a setting the compare run changes too: a knob applies to both runs, so drop it from compare", k.Value)
 			continue
 		}
 		if v.Kind != yaml.SequenceNode {
@@ -465,21 +463,6 @@ func (p *parser) knobTarget(k *yaml.Node, base *sim.Scenario) (target, bool) {
 	}
 	p.errorf(k, "unknown knob %q%s", path, hint)
 	return target{}, false
-}
-
-// setsTarget reports whether a compare mapping sets t's setting.
-func setsTarget(compare *yaml.Node, t target) bool {
-	if t.section == "" {
-		return keyIndex(compare, &yaml.Node{Kind: yaml.ScalarNode, Value: t.key}) >= 0
-	}
-	j := keyIndex(compare, &yaml.Node{Kind: yaml.ScalarNode, Value: t.section})
-	if j < 0 {
-		return false
-	}
-	// compare replaces a group list as a whole.
-	sec := compare.Content[j+1]
-	return t.group != "" || sec.Kind != yaml.MappingNode ||
-		keyIndex(sec, &yaml.Node{Kind: yaml.ScalarNode, Value: t.key}) >= 0
 }
 
 // set returns root with t's setting replaced by (or, where the fence

@@ -103,3 +103,18 @@ func TestKnoblessFence(t *testing.T) {
 		t.Fatalf("%+v %v", f, errs)
 	}
 }
+
+// TestKnobBesideCompare: a knob on a setting compare also gives changes
+// the first run only, compare's value holding in the second; a
+// combination may make both runs alike.
+func TestKnobBesideCompare(t *testing.T) {
+	f, errs := ParseFence([]byte("id: k\nproducer: {acks: 1}\nknobs:\n  producer.acks: [0, 1, all]\ncompare:\n  title: all\n  producer: {acks: all}\n"))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	for i, want := range []sim.Acks{sim.AcksNone, sim.AcksLeader, sim.AcksAll} {
+		if v := f.Variants[i]; v.Scenario.Producer.Acks != want || v.Compare.Producer.Acks != sim.AcksAll {
+			t.Errorf("variant %d: acks %d beside %d, want %d beside all", i, v.Scenario.Producer.Acks, v.Compare.Producer.Acks, want)
+		}
+	}
+}
