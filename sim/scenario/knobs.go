@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -252,6 +253,23 @@ func ParseFence(src []byte) (*Fence, sim.ErrorList) {
 		}
 		if isDefault {
 			f.Default = i
+		} else if sc != nil {
+			// The author's notes and titles tell the fence as written:
+			// another combination shows the engine's own headlines, and
+			// its titles name the values picked.
+			sc.Notes = nil
+			sc.Title = retitle(sc.Title, knobs, choice)
+			if cmp != nil {
+				cmp.Notes = nil
+				var own []Knob // the knobs compare leaves to the fence
+				var picked []int
+				for ki, k := range knobs {
+					if !setsTarget(pre.compare, k.target) {
+						own, picked = append(own, k), append(picked, choice[ki])
+					}
+				}
+				cmp.Title = retitle(cmp.Title, own, picked)
+			}
 		}
 		f.Variants = append(f.Variants, Variant{Choice: choice, Scenario: sc, Compare: cmp})
 	}
@@ -259,6 +277,67 @@ func ParseFence(src []byte) (*Fence, sim.ErrorList) {
 		return nil, finish(errs)
 	}
 	return f, nil
+}
+
+// retitle rewrites, in a run's title, each knob written as NAME=DEFAULT
+// ("acks=1", or under a short name the parser knows, "max.in.flight=1")
+// to the value picked: "acks=0".
+func retitle(title string, knobs []Knob, choice []int) string {
+	for ki, k := range knobs {
+		names := []string{k.Name}
+		for short, full := range aliases {
+			if full == k.Name {
+				names = append(names, short)
+			}
+		}
+		sort.Strings(names[1:]) // map order must not reach the output
+		for _, n := range names {
+			title = replaceWord(title, n+"="+k.Values[k.Default], n+"="+k.Values[choice[ki]])
+		}
+	}
+	return title
+}
+
+// replaceWord replaces old in s where it stands as a word of its own: not
+// inside a longer name or value ("acks=1" is not in "acks=10").
+func replaceWord(s, old, repl string) string {
+	word := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_'
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, old)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(old)
+		if (i == 0 || !word(s[i-1])) && (end == len(s) || !word(s[end])) {
+			b.WriteString(s[:i] + repl)
+		} else {
+			b.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+}
+
+// setsTarget reports whether a compare mapping (nil: none) gives t's
+// setting a value of its own.
+func setsTarget(compare *yaml.Node, t target) bool {
+	if compare == nil {
+		return false
+	}
+	if t.section == "" {
+		return keyIndex(compare, &yaml.Node{Kind: yaml.ScalarNode, Value: t.key}) >= 0
+	}
+	j := keyIndex(compare, &yaml.Node{Kind: yaml.ScalarNode, Value: t.section})
+	if j < 0 {
+		return false
+	}
+	// compare replaces a group list as a whole.
+	sec := compare.Content[j+1]
+	return t.group != "" || sec.Kind != yaml.MappingNode ||
+		keyIndex(sec, &yaml.Node{Kind: yaml.ScalarNode, Value: t.key}) >= 0
 }
 
 // ownValue words the fence's own value of a setting: as written, or "its

@@ -118,3 +118,34 @@ func TestKnobBesideCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestKnobTitles: another combination's titles name the values picked
+// where the fence's name the fence's own ("acks=1", "max.in.flight=1"),
+// but not a compare run's that sets the value itself; and it drops the
+// author's notes, which tell the fence as written.
+func TestKnobTitles(t *testing.T) {
+	f, errs := ParseFence([]byte(`id: k
+title: acks=1, max.in.flight=1, acks=10
+producer: {acks: 1, max.in.flight.requests.per.connection: 1}
+knobs:
+  producer.acks: [0, 1]
+  producer.max.in.flight.requests.per.connection: [1, 5]
+notes: [{at: 1, text: acks=1 answers}]
+compare:
+  title: acks=1 again, max.in.flight=1
+  producer: {acks: 1, records: 2}
+`))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	v := f.Variants[1] // acks=0, max.in.flight=5
+	if got := v.Scenario.Title; got != "acks=0, max.in.flight=5, acks=10" {
+		t.Errorf("title %q", got)
+	}
+	if got := v.Compare.Title; got != "acks=1 again, max.in.flight=5" {
+		t.Errorf("compare title %q", got)
+	}
+	if v.Scenario.Notes != nil || f.Variants[f.Default].Scenario.Notes == nil {
+		t.Errorf("notes: %v in another combination, %v in the default", v.Scenario.Notes, f.Variants[f.Default].Scenario.Notes)
+	}
+}
