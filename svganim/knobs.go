@@ -2,9 +2,7 @@ package svganim
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"html/template"
 	"strconv"
 	"strings"
 
@@ -77,9 +75,9 @@ func KnobFigure(id string, knobs []Knob, variants []Variant, def int) (page []by
 			label += " (" + k.Group + ")"
 		}
 		fmt.Fprintf(&b, `<div class="kf-knob" role="group" aria-label="%s" data-path="%s"><span class="kf-kname" aria-hidden="true">%s</span>`,
-			template.HTMLEscapeString(label), template.HTMLEscapeString(k.Path), template.HTMLEscapeString(label))
+			escapeCaption(label), escapeCaption(k.Path), escapeCaption(label))
 		for vi, v := range k.Values {
-			fmt.Fprintf(&b, `<button type="button" data-kb="%d" data-kval="%d" aria-pressed="%t">%s</button>`, ki, vi, vi == d[ki], template.HTMLEscapeString(v))
+			fmt.Fprintf(&b, `<button type="button" data-kb="%d" data-kval="%d" aria-pressed="%t">%s</button>`, ki, vi, vi == d[ki], escapeCaption(v))
 		}
 		b.WriteString(`</div>`)
 	}
@@ -93,10 +91,7 @@ func KnobFigure(id string, knobs []Knob, variants []Variant, def int) (page []by
 		if i == def {
 			continue
 		}
-		js, err := json.Marshal(string(inner[i]))
-		if err != nil {
-			return nil, nil, err
-		}
+		js := appendJSONString(nil, string(inner[i]))
 		key := strconv.Quote(id + "." + itoa(i))
 		var a bytes.Buffer
 		fmt.Fprintf(&a, "(self.kfV=self.kfV||{})[%s]=%s;self.kfVLoaded&&kfVLoaded(%s);\n", key, js, key)
@@ -146,10 +141,10 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 		shown = append(shown, k.Name+"="+k.Values[variants[def].Choice[i]])
 	}
 	fmt.Fprintf(b, `<table class="kf-outcomes"><caption>Every combination at the end of the run: how many records settled each way, and each partition's high watermark and ISR (the figure shows %s)</caption>`,
-		template.HTMLEscapeString(strings.Join(shown, ", ")))
+		escapeCaption(strings.Join(shown, ", ")))
 	b.WriteString("<thead><tr>")
 	for _, k := range knobs {
-		fmt.Fprintf(b, `<th scope="col">%s</th>`, template.HTMLEscapeString(k.Name))
+		fmt.Fprintf(b, `<th scope="col">%s</th>`, escapeCaption(k.Name))
 	}
 	if pair {
 		b.WriteString(`<th scope="col">run</th>`)
@@ -170,14 +165,14 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 			if ri == 0 {
 				for ki, k := range knobs {
 					if len(v.Runs) > 1 {
-						fmt.Fprintf(b, `<td rowspan="%d">%s</td>`, len(v.Runs), template.HTMLEscapeString(k.Values[v.Choice[ki]]))
+						fmt.Fprintf(b, `<td rowspan="%d">%s</td>`, len(v.Runs), escapeCaption(k.Values[v.Choice[ki]]))
 					} else {
-						fmt.Fprintf(b, "<td>%s</td>", template.HTMLEscapeString(k.Values[v.Choice[ki]]))
+						fmt.Fprintf(b, "<td>%s</td>", escapeCaption(k.Values[v.Choice[ki]]))
 					}
 				}
 			}
 			if pair {
-				fmt.Fprintf(b, "<td>%s</td>", template.HTMLEscapeString(panelName(t)))
+				fmt.Fprintf(b, "<td>%s</td>", escapeCaption(panelName(t)))
 			}
 			count := map[string]int{}
 			for _, r := range t.Records {
