@@ -1,18 +1,17 @@
-// Kafka Flow knobs: runs a figure whose reader picks knob values
-// (svganim/knobs.go writes its markup): one row of buttons per knob above
-// the combination shown. A pick swaps in that combination, at the beat
+// Kafka Flow knobs, for a figure whose reader picks knob values
+// (svganim/knobs.go writes its markup): stepper.js loads this script at a
+// figure's first pick and calls kfKnobs(figure, Stepper, the default
+// combination's stepper). A pick swaps in that combination at the beat
 // shown (or its last, if it ends sooner); its script, v/ID.N.js beside
-// stepper.js, is loaded with a <script> element the first time (so
-// file:// works) and its stepper kept for later picks. Loaded before
-// stepper.js, which calls kfKnobs(figure, Stepper) for each figure with
-// data-kn. No dependencies.
+// this one, is loaded with a <script> element the first time (so file://
+// works) and its stepper kept for later picks.
 (() => {
   'use strict';
 
-  const here = document.currentScript.src.replace(/[^/]*$/, '');
+  const here = document.currentScript?.src.replace(/[^/]*$/, '') || '';
   const pending = {};
   self.kfVLoaded = key => pending[key]?.();
-  self.kfKnobs = (fig, Stepper) => {
+  self.kfKnobs = (fig, Stepper, first) => {
     const bar = fig.querySelector('.kf-knobs'), groups = [...bar.children];
     const values = groups.map(g => [...g.querySelectorAll('button')].map(b => b.textContent));
     const paths = groups.map(g => g.dataset.path), def = +fig.dataset.kv;
@@ -21,8 +20,7 @@
     const defChoice = choiceOf(def);
     let cur = def, choice = defChoice, wanted;
     const shown = { [def]: fig.querySelector('.kf-var') };
-    const built = { [def]: Stepper(fig, shown[def]) };
-    bar.hidden = false;
+    const built = { [def]: first };
 
     function select(i, b) {
       const key = fig.id + '.' + i;
@@ -56,13 +54,12 @@
       s.onerror = () => fig.classList.add('kf-vfail');
       document.head.append(s);
     }
-    bar.addEventListener('click', e => {
-      const b = e.target.closest('button'), next = choice.slice();
-      if (!b) return;
-      next[b.dataset.kb] = +b.dataset.kval;
-      select(indexOf(next));
-    });
     return {
+      pick(k, v) {
+        const next = choice.slice();
+        next[k] = v;
+        select(indexOf(next));
+      },
       go: b => select(cur, b),
       stop: () => built[cur].stop(),
       // "producer.acks=0&topic.partitions=3"; the knobs left out take

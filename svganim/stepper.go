@@ -29,10 +29,12 @@ var stepperJS []byte
 // not modify it.
 func StepperJS() []byte { return stepperJS }
 
-// KnobsFile is the name of the script that runs figures with knobs
-// (KnobFigure): pages that hold one load it before StepperFile, with the
-// stylesheet kf-knobs.css (templates). It loads each combination's script
-// (v/ID.N.js, fence.VariantFile) from beside itself.
+// KnobsFile is the name of the script that swaps a figure's knob
+// combinations (KnobFigure): stepper.js loads it from beside itself at a
+// reader's first pick, so it is no part of a page's first paint (pages
+// with knobs load only the stylesheet kf-knobs.css, from templates). It
+// loads each combination's script (v/ID.N.js, fence.VariantFile) from
+// beside itself.
 const KnobsFile = "kf-knobs.js"
 
 //go:embed knobs.js

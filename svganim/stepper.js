@@ -8,6 +8,7 @@
 
   const words = window.kfWords;
   const steppers = {}; // figure id → its stepper, for deep links
+  const here = document.currentScript?.src.replace(/[^/]*$/, '') || '';
 
   // Buttons (data-a) and keys that move: by one beat, or to the first or
   // the last beat.
@@ -269,6 +270,28 @@
     return { go, stop, beat: () => beat };
   }
 
+  // A figure with knobs steps its default combination at once, and loads
+  // kf-knobs.js, which swaps in the others, at the first pick (or a link
+  // naming knob values): pages that are only read never fetch it.
+  let knobsJS;
+  function Knobbed(fig) {
+    const bar = fig.querySelector('.kf-knobs'), first = Stepper(fig, bar.nextElementSibling);
+    let host;
+    const later = f => (knobsJS ||= self.kfKnobs ? Promise.resolve() : new Promise((ok, fail) => {
+      const s = document.createElement('script');
+      s.src = here + 'kf-knobs.js';
+      s.onload = ok;
+      s.onerror = fail;
+      document.head.append(s);
+    })).then(() => f(host ||= kfKnobs(fig, Stepper, first)), () => fig.classList.add('kf-vfail'));
+    bar.hidden = false;
+    bar.addEventListener('click', e => {
+      const b = e.target.closest('button');
+      if (b) later(h => h.pick(+b.dataset.kb, +b.dataset.kval));
+    });
+    return { go: b => (host || first).go(b), stop: () => (host || first).stop(), restore: (q, b) => later(h => h.restore(q, b)) };
+  }
+
   // A deep link #ID@BEAT opens figure ID at BEAT; "?KNOB=VALUE&…" after
   // it, or after #ID, picks knob values too.
   function followHash() {
@@ -286,7 +309,7 @@
   });
   if (words) {
     for (const fig of document.querySelectorAll('figure.kflow')) {
-      steppers[fig.id] = fig.dataset.kn ? self.kfKnobs?.(fig, Stepper) || Stepper(fig, fig.querySelector('.kf-var')) : Stepper(fig);
+      steppers[fig.id] = fig.dataset.kn ? Knobbed(fig) : Stepper(fig);
       offScreen.observe(fig);
     }
   }
