@@ -270,9 +270,8 @@
     return { go, stop, beat: () => beat };
   }
 
-  // A figure with knobs steps its default combination at once, and loads
-  // kf-knobs.js, which swaps in the others, at the first pick (or a link
-  // naming knob values): pages that are only read never fetch it.
+  // A figure with knobs steps its default combination; kf-knobs.js, which
+  // swaps in the others, loads at the first pick.
   let knobsJS;
   function Knobbed(fig) {
     const bar = fig.querySelector('.kf-knobs'), first = Stepper(fig, bar.nextElementSibling);
