@@ -51,7 +51,6 @@
       pending[key] = ready;
       const s = document.createElement('script');
       s.src = here + 'v/' + key + '.js';
-      s.onerror = () => fig.classList.add('kf-vfail');
       document.head.append(s);
     }
     return {

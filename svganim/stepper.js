@@ -40,8 +40,7 @@
     return track.values[i];
   }
 
-  // root is the figure, or in a figure with knobs (kf-knobs.js) the
-  // .kf-var of one combination.
+  // root: the figure, or one knob combination's .kf-var.
   function Stepper(fig, root = fig) {
     const $ = sel => root.querySelector(sel);
     const last = +root.dataset.last;
@@ -270,29 +269,26 @@
     return { go, stop, beat: () => beat };
   }
 
-  // A figure with knobs steps its default combination; kf-knobs.js, which
-  // swaps in the others, loads at the first pick.
-  let knobsJS;
+  // kf-knobs.js, which swaps knob combinations, loads at the first pick.
   function Knobbed(fig) {
     const bar = fig.querySelector('.kf-knobs'), first = Stepper(fig, bar.nextElementSibling);
-    let host;
-    const later = f => (knobsJS ||= self.kfKnobs ? Promise.resolve() : new Promise((ok, fail) => {
-      const s = document.createElement('script');
-      s.src = here + 'kf-knobs.js';
+    let host, load;
+    const later = f => (load ||= new Promise(ok => {
+      if (self.kfKnobs) return ok();
+      const s = document.head.appendChild(document.createElement('script'));
       s.onload = ok;
-      s.onerror = fail;
-      document.head.append(s);
-    })).then(() => f(host ||= kfKnobs(fig, Stepper, first)), () => fig.classList.add('kf-vfail'));
+      s.src = here + 'kf-knobs.js';
+    })).then(() => f(host ||= kfKnobs(fig, Stepper, first)));
     bar.hidden = false;
-    bar.addEventListener('click', e => {
+    bar.onclick = e => {
       const b = e.target.closest('button');
       if (b) later(h => h.pick(+b.dataset.kb, +b.dataset.kval));
-    });
+    };
     return { go: b => (host || first).go(b), stop: () => (host || first).stop(), restore: (q, b) => later(h => h.restore(q, b)) };
   }
 
-  // A deep link #ID@BEAT opens figure ID at BEAT; "?KNOB=VALUE&…" after
-  // it, or after #ID, picks knob values too.
+  // A deep link #ID@BEAT opens figure ID at BEAT (?KNOB=VALUE&… picks
+  // knob values).
   function followHash() {
     const m = /^#([a-z0-9-]+)(?:@(\d+))?(\?.*)?$/.exec(location.hash);
     const stepper = m && (m[2] || m[3]) && steppers[m[1]];
