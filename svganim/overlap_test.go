@@ -1,0 +1,106 @@
+package svganim
+
+import (
+	"context"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// overlapJS steps one figure (its id is the argument) from its first beat
+// to its last and, at every beat, measures in the browser what is drawn:
+// every non-empty text, the label-like shapes (message tokens, window
+// flags, record cards, role and member badges, share squares and verdict
+// discs) and the tick lines (high watermark, log end offset, positions,
+// start offsets). It returns one line per problem, the first beat each
+// is seen: two of these from different marks overlapping (lines against
+// lines excepted: a high watermark at the log end offset is one line on
+// the other), or a text or shape reaching outside the picture. Boxes that
+// only touch (less than half a pixel shared either way) do not count.
+const overlapJS = `(function(id){
+	var f=document.getElementById(id), svg=f.querySelector('.kf-svg'), last=+f.dataset.last, seen={}, out=[];
+	var shapes='.sw,.kf-wflag,.kf-card,.ss,.kf-verdict,.kf-sq';
+	function name(g,it){
+		var c=Array.from(g.classList).filter(function(x){return x!=='m'&&x!=='kf-new'&&!/^k[0-9x]$/.test(x)&&x!=='kf-k'&&x!=='kf-ks'}).join('.');
+		var t=Array.from(g.querySelectorAll('text')).map(function(x){return x.textContent}).filter(Boolean).join('/');
+		return it+' of '+c+(t?' "'+t+'"':'');
+	}
+	function hit(a,b){
+		var w=Math.min(a.right,b.right)-Math.max(a.left,b.left), h=Math.min(a.bottom,b.bottom)-Math.max(a.top,b.top);
+		return w>0.5&&h>0.5;
+	}
+	function report(b,s){ if(!seen[s]){seen[s]=1; out.push('beat '+b+': '+s);} }
+	f.dispatchEvent(new KeyboardEvent('keydown',{key:'Home',bubbles:true}));
+	for(var b=0;b<=last;b++){
+		var box=svg.getBoundingClientRect(), items=[];
+		Array.from(svg.children).forEach(function(g,gi){
+			if(g.tagName!=='g'||g.classList.contains('kf-gone')) return;
+			var cs=getComputedStyle(g); if(cs.display==='none'||cs.visibility==='hidden'||+cs.opacity===0) return;
+			g.querySelectorAll('text').forEach(function(t){
+				if(t.textContent.trim()==='') return;
+				items.push({m:gi,k:'t',r:t.getBoundingClientRect(),n:name(g,'text "'+t.textContent+'"')});
+			});
+			if(g.matches(shapes)){ var r=g.querySelector('rect'); if(r) items.push({m:gi,k:'s',r:r.getBoundingClientRect(),n:name(g,'shape')}); }
+			if(g.matches('.su,.sd')){ var l=g.querySelector('line'), lr=l.getBoundingClientRect();
+				items.push({m:gi,k:'l',r:{left:lr.left-0.75,right:lr.right+0.75,top:lr.top,bottom:lr.bottom},n:name(g,'tick')}); }
+		});
+		for(var i=0;i<items.length;i++){
+			var a=items[i];
+			if(a.k!=='l'&&(a.r.left<box.left-0.5||a.r.right>box.right+0.5||a.r.top<box.top-0.5||a.r.bottom>box.bottom+0.5))
+				report(b,a.n+' is cut off by the picture\'s edge');
+			for(var j=i+1;j<items.length;j++){
+				var c=items[j];
+				if(a.m===c.m||(a.k==='l'&&c.k==='l')) continue;
+				if(hit(a.r,c.r)) report(b,a.n+' overlaps '+c.n);
+			}
+		}
+		f.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowRight',bubbles:true}));
+	}
+	return out;})`
+
+var overlaps = flag.Bool("overlaps", false, "run TestBrowserNoOverlap, which the guide's figures do not pass yet")
+
+// TestBrowserNoOverlap: on every beat of every guide figure, at a desktop
+// (1280 px) and a phone (390 px) window, no two texts, labels or marks of
+// the picture overlap and none is cut off by its edge (overlapJS says
+// what is measured). Motion is reduced, so every mark stands where the
+// beat puts it when it is measured.
+//
+// It is not part of the suite yet: with the 12-unit type of the narrow
+// layout, the share marks (squares, verdict discs, the window flag) meet
+// the key letters, the HW and LEO labels and ticks in the share figures,
+// and those must be laid out anew first. Until then it runs only when
+// asked: go test ./svganim -run NoOverlap -overlaps
+func TestBrowserNoOverlap(t *testing.T) {
+	if !*overlaps {
+		t.Skip("the guide's share figures still overlap; run with -overlaps to list where")
+	}
+	var figs [][]byte
+	var ids []string
+	for _, nt := range guideTraces(t) {
+		id := safeID(nt.name)
+		figs = append(figs, mustFigure(t, nt.t, id))
+		ids = append(ids, id)
+	}
+	srv := testPage(t, figs...)
+	for _, width := range []int{1280, 390} {
+		ctx, checkErrors := browser(t, width, 900)
+		run(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+			return err
+		}), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
+		for _, id := range ids {
+			// One evaluation per figure, so that a busy machine does not
+			// run one past its timeout.
+			if bad := eval[[]string](t, ctx, overlapJS+`('`+id+`')`); len(bad) > 0 {
+				t.Errorf("%d px: %s:\n  %s", width, id, strings.Join(bad, "\n  "))
+			}
+		}
+		checkErrors()
+	}
+}
