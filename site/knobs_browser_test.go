@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/internal/browsertest"
 )
 
@@ -58,7 +59,7 @@ func knobs(t *testing.T, ctx context.Context, id string) knobState {
 	return s
 }
 
-// TestBrowserKnobs, from file://: at beat 8 of the acks figure, picking
+// TestBrowserKnobs, from file://: at beat 8 of the guide's Acks figure, picking
 // acks=0 loads that combination's script and shows it at beat 8, with
 // other outcome letters; picking acks=1 again shows the first one, still at
 // beat 8; a deep link naming a beat and a knob value opens the figure
@@ -66,11 +67,11 @@ func knobs(t *testing.T, ctx context.Context, id string) knobState {
 func TestBrowserKnobs(t *testing.T) {
 	browsertest.Chromium(t)
 	out := filepath.Join(t.TempDir(), "site")
-	if _, err := Build(Options{Content: fstest.MapFS{"acks.md": page("title: Acks", knobFence...)}, ContentName: "content"}, out, ""); err != nil {
+	if _, err := Build(Options{Content: content.FS, ContentName: "content"}, out, ""); err != nil {
 		t.Fatal(err)
 	}
 	ctx := browsertest.Start(t, 1280, 900)
-	const id = "acks--acks-crash"
+	const id = "acks--acks-one-loss"
 	tctx := openKnobs(t, ctx, out, "acks.html", "")
 	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
 		const f = document.getElementById(%q); for (let i = 0; i < 8; i++) f.querySelector('[data-a=fwd]').click(); return true })()`, id))); err != nil {
