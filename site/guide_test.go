@@ -146,7 +146,12 @@ func collectKeys(n *yaml.Node, fn func(string)) {
 			fn(n.Content[i].Value)
 		}
 	}
-	for _, c := range n.Content {
+	for i, c := range n.Content {
+		// The keys under knobs and under an expect entry's when are
+		// setting paths, whose form the reference's knobs section gives.
+		if n.Kind == yaml.MappingNode && i%2 == 1 && (n.Content[i-1].Value == "knobs" || n.Content[i-1].Value == "when") {
+			continue
+		}
 		collectKeys(c, fn)
 	}
 }

@@ -94,7 +94,11 @@ func checkLinks(t *testing.T, s *Site) {
 				continue
 			}
 			target, frag, _ := strings.Cut(link, "#")
-			// A figure's deep link "#ID@BEAT" names the figure's id.
+			// A figure's deep link "#ID@BEAT" names the figure's id, and
+			// so does one naming knob values, "#ID@BEAT?KNOB=VALUE".
+			if i := strings.Index(frag, "?"); i >= 0 && !strings.HasPrefix(frag, "f=") {
+				frag = frag[:i]
+			}
 			frag = deepLinkBeat.ReplaceAllString(frag, "")
 			if target == "" {
 				target = f.Path
