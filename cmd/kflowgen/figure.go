@@ -109,10 +109,18 @@ func runFigure(o *figureOptions, stdout, stderr io.Writer) error {
 
 // writeWhole writes data to path through a temporary file beside it and
 // a rename, so the file is either the old one or the whole new one.
+// A missing or unusable folder is reported by its own name, not by the
+// temporary file's.
 func writeWhole(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("cannot write %s: folder %s: %w", path, dir, errors.Unwrap(err))
+	} else if !fi.IsDir() {
+		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
 	}
 	_, werr := f.Write(data)
 	merr := f.Chmod(0o644) // CreateTemp makes it private; this is a file to share

@@ -137,3 +137,20 @@ func TestFigureBadPage(t *testing.T) {
 		t.Errorf("a failed export wrote %s (%v)", out, err)
 	}
 }
+
+// TestFigureOutFolderMissing: -o into a folder that does not exist names
+// that folder, not the temporary file the write goes through, and writes
+// nothing.
+func TestFigureOutFolderMissing(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "export.md")
+	write(t, page, exportPage)
+	missing := filepath.Join(dir, "no-such-folder")
+	code, _, stderr := kflowgen(t, "figure", page, "--scenario", "first", "-o", filepath.Join(missing, "f.html"))
+	if code != 1 || !strings.Contains(stderr, "folder "+missing+": no such file or directory") || strings.Contains(stderr, ".tmp-") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("the failed export made %s (%v)", missing, err)
+	}
+}
