@@ -16,9 +16,11 @@ async function decode(f) {
   return new TextDecoder().decode(t);
 }
 const encode = async t => b64(await pipe(new TextEncoder().encode(t), new CompressionStream('deflate-raw'))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-// The stepper wires every figure.kflow when it runs: run it again for a new figure.
+// stepper.js wires the figures on the page as it loads; a figure drawn
+// later is wired with its kfStep (older copies of stepper.js lack it: then
+// the script runs again, which wires every figure.kflow).
 const stepperSrc = document.querySelector('script[src$="stepper.js"]').src;
-const step = () => new Promise(ok => { const s = document.createElement('script'); s.src = stepperSrc; s.onload = s.onerror = () => { s.remove(); ok(); }; document.body.append(s); });
+const step = fig => self.kfStep ? (self.kfStep(fig), Promise.resolve()) : new Promise(ok => { const s = document.createElement('script'); s.src = stepperSrc; s.onload = s.onerror = () => { s.remove(); ok(); }; document.body.append(s); });
 const frame = () => new Promise(ok => requestAnimationFrame(() => setTimeout(ok)));
 
 // Select line:col (col counts characters, as the parser does) in the editor.
@@ -58,7 +60,7 @@ async function kfRun() {
       document.head.append(s);
       s.remove();
     }
-    await step();
+    await step(out.firstElementChild);
   }
   const n = r.errors.length;
   status.textContent = (r.html ? 'Drawn' : 'Not drawn') + (n ? '; ' + n + (n == 1 ? ' problem' : ' problems') + ' below' : '; every expect: entry holds');
@@ -69,10 +71,58 @@ async function kfRun() {
 }
 self.kfRun = kfRun;
 
+// WARM is run once as soon as the engine has started, drawn out of sight
+// and thrown away, so that the reader's first Run does not pay for the
+// browser compiling the module's code and the page's first figure layout
+// (in Chromium, 3 to 6 times a later run). It touches what the guide's
+// fences do: replicas and a crash, a consumer group, a share group and a
+// side-by-side compare. TestWarmFence checks that it draws.
+const WARM = `id: warm
+title: warm-up
+brokers: 3
+topic: {partitions: 2, replication.factor: 3, min.insync.replicas: 2}
+producer: {acks: all, records: 4, keys: [a, b]}
+consumer.groups:
+  - {id: readers, members: 2}
+share.groups:
+  - {id: workers, members: 2}
+timeline:
+  - {at: 3, crash: 1}
+  - {at: 6, restart: 1}
+beats: 12
+compare:
+  title: acks=1
+  producer: {acks: 1}
+`;
+async function warm() {
+  const r = kflowFigure(WARM, 'playground-warm');
+  if (!r.html) return;
+  const box = document.createElement('div');
+  box.setAttribute('aria-hidden', 'true');
+  box.style.cssText = 'position:absolute;left:-10000px;top:0;width:60rem;visibility:hidden';
+  box.innerHTML = r.html;
+  document.body.append(box);
+  await step(box.firstElementChild);
+  await frame();
+  box.remove();
+}
+
+// The module arrives as base64 of its gzip (kflow-wasm.js: a script, since
+// a page opened from a file may not fetch). Its inflated bytes stream into
+// the compiler (a Response made here needs no fetch), so that compiling
+// starts before the last byte is inflated.
+function moduleBytes() {
+  const s = atob(self.kfWasm), u = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+  return new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
+}
 const ready = (async () => {
-  const go = new Go(), wasm = await pipe(unb64(self.kfWasm), new DecompressionStream('gzip'));
-  const { instance } = await WebAssembly.instantiate(wasm, go.importObject);
+  const go = new Go();
+  const { instance } = WebAssembly.instantiateStreaming
+    ? await WebAssembly.instantiateStreaming(new Response(moduleBytes(), { headers: { 'Content-Type': 'application/wasm' } }), go.importObject)
+    : await WebAssembly.instantiate(await new Response(moduleBytes()).arrayBuffer(), go.importObject);
   go.run(instance);
+  try { await warm(); } catch (e) { console.warn('playground warm-up:', e); }
 })();
 self.kfReady = ready;
 

@@ -107,3 +107,30 @@ func TestSampleRuns(t *testing.T) {
 		t.Errorf("sample: %v, %d bytes", r.Errors, len(r.HTML))
 	}
 }
+
+// TestWarmFence: the fence playground.js runs once at start-up, to warm
+// the engine before the reader's first Run, still draws cleanly, with a
+// consumer group, a share group and a compare in it (a warm-up the
+// parser refused would warm nothing, silently).
+func TestWarmFence(t *testing.T) {
+	var js []byte
+	for _, a := range playground.Assets() {
+		if a.Name == "playground.js" {
+			js = a.Data
+		}
+	}
+	_, rest, ok := bytes.Cut(js, []byte("const WARM = `"))
+	warm, _, ok2 := bytes.Cut(rest, []byte("`;"))
+	if !ok || !ok2 {
+		t.Fatal("playground.js has no WARM fence")
+	}
+	r := fence.Play(warm, "playground-warm")
+	if len(r.Errors) > 0 || len(r.HTML) == 0 {
+		t.Fatalf("the warm-up fence draws %d bytes with problems %v", len(r.HTML), r.Errors)
+	}
+	for _, key := range []string{"consumer.groups:", "share.groups:", "compare:", "crash:"} {
+		if !bytes.Contains(warm, []byte(key)) {
+			t.Errorf("the warm-up fence has no %s", key)
+		}
+	}
+}
