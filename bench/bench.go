@@ -51,6 +51,12 @@ type Options struct {
 	// SkipLimits leaves out the page at every limit (its figures stay
 	// zero), for quick runs and tests.
 	SkipLimits bool
+	// Chromium is the browser the playground's Run is timed in
+	// (PlaygroundTimes); "" leaves that out (FindChromium finds one).
+	Chromium string
+	// PlaygroundPasses is how many times every fence of the guide is run
+	// in the playground. Zero means 3.
+	PlaygroundPasses int
 }
 
 // Report holds every figure the benchmark measures. Sizes are bytes;
@@ -101,6 +107,9 @@ type Report struct {
 	Invariants, LimitsInvariants Timing
 	// Playground weighs the playground's WebAssembly module.
 	Playground PlaygroundWeight
+	// PlaygroundRun times the playground's Run in Chromium; nil when no
+	// browser was given (Options.Chromium).
+	PlaygroundRun *PlaygroundTimes
 }
 
 // PlaygroundWeight is the size of the playground's WebAssembly module
@@ -258,6 +267,21 @@ func Run(o Options) (*Report, error) {
 	}
 	r.Engine = engineSpeed(runs, o.EngineTime)
 	r.Invariants = invariantTime(runs, o.Runs)
+	if o.Chromium != "" {
+		// out holds the last cold build of the guide (the limits page,
+		// below, is built over it).
+		fences, err := guideFences(o.Content)
+		if err != nil {
+			return nil, err
+		}
+		passes := o.PlaygroundPasses
+		if passes <= 0 {
+			passes = 3
+		}
+		if r.PlaygroundRun, err = timePlayground(o.Chromium, out, fences, passes); err != nil {
+			return nil, err
+		}
+	}
 
 	if o.SkipLimits {
 		return r, nil

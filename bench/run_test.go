@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/internal/browsertest"
 	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/site"
 	"github.com/kafkaflow/kflowgen/svganim"
@@ -197,3 +199,43 @@ func heaviest(ps []PageWeight) string {
 }
 
 func itoaB(n int) string { return strconv.Itoa(n) }
+
+// TestRunTimesThePlayground runs the benchmark with a Chromium on a small
+// guide and checks the playground's timings are there and consistent: one
+// run per fence and pass, ordered median ≤ p99 ≤ max, the slowest named
+// by its scenario id, and the line in the report. It asserts no speed.
+func TestRunTimesThePlayground(t *testing.T) {
+	chromium := browsertest.Chromium(t)
+	fsys := fstest.MapFS{
+		"a.md": {Data: []byte("---\ntitle: A\n---\n```kflow\nid: one\nbeats: 6\n```\n\n" +
+			"```kflow\nid: crash\nbeats: 12\ntimeline:\n  - {at: 3, crash: 1}\n```\n")},
+	}
+	r, err := Run(Options{Content: fsys, Runs: 1, EngineTime: time.Millisecond, SkipLimits: true, Chromium: chromium, PlaygroundPasses: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := r.PlaygroundRun
+	if pt == nil {
+		t.Fatal("no playground timings with a Chromium given")
+	}
+	if pt.Fences != 2 || pt.Passes != 2 || len(pt.runs) != 4 || pt.First != pt.runs[0] || pt.Start <= 0 ||
+		pt.Median <= 0 || pt.Median > pt.P99 || pt.P99 > pt.Max || pt.Max != slices.Max(pt.runs) || (pt.Slowest != "one" && pt.Slowest != "crash") {
+		t.Errorf("playground timings %+v", *pt)
+	}
+	var b bytes.Buffer
+	if err := r.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`playground Run → first frame +median [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms +≤ 250.0 ms +(ok|MISSED) +\(Chromium, 2 guide fences × 2;`).Match(b.Bytes()) {
+		t.Errorf("the report has no playground line:\n%s", b.String())
+	}
+	// Without a browser, nothing is timed and nothing is printed.
+	r, err = Run(Options{Content: fsys, Runs: 1, EngineTime: time.Millisecond, SkipLimits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if r.Write(&b); r.PlaygroundRun != nil || strings.Contains(b.String(), "playground Run") {
+		t.Errorf("timed the playground without a browser: %+v", r.PlaygroundRun)
+	}
+}

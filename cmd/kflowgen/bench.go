@@ -20,6 +20,9 @@ type benchOptions struct {
 	// cpuProfile, when set, receives a pprof CPU profile of the whole
 	// benchmark (go tool pprof FILE).
 	cpuProfile string
+	// chromium is the browser the playground is timed in: "auto" finds
+	// one (bench.FindChromium), "none" skips the measure.
+	chromium string
 }
 
 func newBenchCmd(stdout io.Writer) *cobra.Command {
@@ -34,8 +37,9 @@ func newBenchCmd(stdout io.Writer) *cobra.Command {
 			"budget 8 KB), each figure's gzip bytes against its information bound (for information),\n" +
 			"the engine's beats/s and record-beats/s (budget 1,000,000), a build of a scenario at every\n" +
 			"size limit, and the time the engine's invariant check (run by every build on every beat)\n" +
-			"takes of those builds, and the playground's WebAssembly module, raw and gzip (budget\n" +
-			"1.5 MB gzip). It exits with status 1 when a byte budget is missed; sizes do not\n" +
+			"takes of those builds, the playground's WebAssembly module, raw and gzip (budget\n" +
+			"1.5 MB gzip), and, in Chromium, the time from the playground's Run to the figure's first\n" +
+			"frame for every fence of the guide, median and p99 (budget 250 ms). It exits with status 1 when a byte budget is missed; sizes do not\n" +
 			"depend on the machine, timings do, so timings never fail it. It reads the content like\n" +
 			"build (./content, else the built-in guide) and writes only to a temporary folder.",
 		Args: cobra.NoArgs,
@@ -47,6 +51,7 @@ func newBenchCmd(stdout io.Writer) *cobra.Command {
 	f.StringVar(&o.contentDir, "content", "", "folder of Markdown pages (default ./content if it exists, else the built-in guide)")
 	f.IntVar(&o.runs, "runs", 5, "timed builds behind each build figure")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the benchmark to this file")
+	f.StringVar(&o.chromium, "chromium", "auto", `Chromium to time the playground in: a path, "auto" ($CHROMIUM, else chromium on PATH; skipped when none), or "none"`)
 	return cmd
 }
 
@@ -74,7 +79,17 @@ func runBench(o *benchOptions, stdout io.Writer) (err error) {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	r, err := bench.Run(bench.Options{Content: src, ContentName: contentName(o.contentDir), Runs: o.runs})
+	chromium := o.chromium
+	switch chromium {
+	case "auto":
+		chromium = bench.FindChromium()
+		if chromium == "" {
+			fmt.Fprintln(stdout, "no Chromium found ($CHROMIUM, chromium on PATH): the playground's Run is not timed")
+		}
+	case "none":
+		chromium = ""
+	}
+	r, err := bench.Run(bench.Options{Content: src, ContentName: contentName(o.contentDir), Runs: o.runs, Chromium: chromium})
 	if err != nil {
 		return wrapSiteErr(err)
 	}
