@@ -75,8 +75,10 @@ self.kfRun = kfRun;
 // and thrown away, so that the reader's first Run does not pay for the
 // browser compiling the module's code and the page's first figure layout
 // (in Chromium, 3 to 6 times a later run). It touches what the guide's
-// fences do: replicas and a crash, a consumer group, a share group and a
-// side-by-side compare. TestWarmFence checks that it draws.
+// fences do: replicas and a crash, a consumer group, a share group, a
+// side-by-side compare, expect: entries of every kind and a note; then the
+// garbage the warm-up left is collected (kflowIdle). TestWarmFence checks
+// that it draws and that every claim in it holds.
 const WARM = `id: warm
 title: warm-up
 brokers: 3
@@ -93,6 +95,16 @@ beats: 12
 compare:
   title: acks=1
   producer: {acks: 1}
+expect:
+  - {record: 1, outcome: U}
+  - {at: 4, partition: 0, leader: 2, leaderEpoch: 1, isr: [2, 3], highWatermark: 0}
+  - {at: 4, partition: 0, broker: 2, logEndOffset: 1}
+  - {at: 11, group: readers, partition: 0, owner: readers-1, position: 2, committed: 2}
+  - {at: 11, group: workers, partition: 0, startOffset: 1}
+  - {at: 11, group: workers, partition: 0, offset: 0, state: acknowledged, deliveryCount: 1}
+  - {record: 1, outcome: L, variant: compare}
+notes:
+  - {at: 3, text: "broker 1 crashes"}
 `;
 async function warm() {
   const r = kflowFigure(WARM, 'playground-warm');
@@ -105,6 +117,7 @@ async function warm() {
   await step(box.firstElementChild);
   await frame();
   box.remove();
+  if (self.kflowIdle) kflowIdle();
 }
 
 // The module arrives as base64 of its gzip (kflow-wasm.js: a script, since

@@ -110,8 +110,9 @@ func TestSampleRuns(t *testing.T) {
 
 // TestWarmFence: the fence playground.js runs once at start-up, to warm
 // the engine before the reader's first Run, still draws cleanly, with a
-// consumer group, a share group and a compare in it (a warm-up the
-// parser refused would warm nothing, silently).
+// consumer group, a share group, a compare, expect: entries and a note
+// in it, every claim holding (a warm-up the parser refused would warm
+// nothing, silently).
 func TestWarmFence(t *testing.T) {
 	var js []byte
 	for _, a := range playground.Assets() {
@@ -128,7 +129,7 @@ func TestWarmFence(t *testing.T) {
 	if len(r.Errors) > 0 || len(r.HTML) == 0 {
 		t.Fatalf("the warm-up fence draws %d bytes with problems %v", len(r.HTML), r.Errors)
 	}
-	for _, key := range []string{"consumer.groups:", "share.groups:", "compare:", "crash:"} {
+	for _, key := range []string{"consumer.groups:", "share.groups:", "compare:", "crash:", "expect:", "notes:", "outcome:", "owner:", "state:"} {
 		if !bytes.Contains(warm, []byte(key)) {
 			t.Errorf("the warm-up fence has no %s", key)
 		}

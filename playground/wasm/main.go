@@ -8,11 +8,13 @@
 //
 // (fence.Play: text is a fence body, slug the page slug that prefixes the
 // figure's DOM id; the answer is a plain object, not JSON, so that the
-// module carries no encoding/json), then waits for calls forever. The built module is
+// module carries no encoding/json) and kflowIdle(), which runs a garbage
+// collection to its end, then waits for calls forever. The built module is
 // committed as ../kflow.wasm.gz; regenerate it with `go generate ./playground`.
 package main
 
 import (
+	"runtime"
 	"syscall/js"
 
 	"github.com/kafkaflow/kflowgen/fence"
@@ -42,6 +44,14 @@ func main() {
 			errs.Call("push", problem(object, e.Line, e.Col, e.Msg))
 		}
 		return out
+	}))
+	// kflowIdle finishes the garbage collection a run leaves in progress
+	// (Go's collector runs alongside the program, here inside the next
+	// call): the page calls it after warming the engine, so that the
+	// reader's first Run does not pay for the warm-up's garbage.
+	js.Global().Set("kflowIdle", js.FuncOf(func(js.Value, []js.Value) any {
+		runtime.GC()
+		return nil
 	}))
 	select {}
 }
