@@ -112,8 +112,9 @@ func firstDiff(a, b string) int {
 // fence and runs it (acked records lost: "record 2 L:"); with acks turned
 // from 1 to all and Run pressed, the figure no longer loses record 2 and
 // the claims that it does are listed, positioned as the engine positions
-// them; the address bar then carries the edited text, which a fresh tab
-// restores; and a broken fence shows its positioned error and no figure.
+// them, and the new figure's controls step it; the address bar then
+// carries the edited text, which a fresh tab restores; and a broken fence
+// shows its positioned error and no figure.
 func TestBrowserPlayground(t *testing.T) {
 	browsertest.Chromium(t)
 	_, out := builtGuide(t)
@@ -163,6 +164,21 @@ func TestBrowserPlayground(t *testing.T) {
 	}
 	if !slices.Equal(got[1:], wantList) {
 		t.Errorf("problems shown %q, want %q", got[1:], wantList)
+	}
+	// The figure a Run draws is wired by stepper.js (kfStep) — its controls
+	// step it — and the page holds that one figure: the start-up warm-up
+	// left none of its own.
+	wired := eval[[]string](t, ctx, `(() => {
+		const f = document.querySelector('#pg-figure figure.kflow'), at = f && f.querySelector('.kf-at');
+		if (!at) return ['no controls'];
+		const before = at.value;
+		f.querySelector('[data-a="first"]').click();
+		const first = at.value;
+		f.querySelector('[data-a="fwd"]').click();
+		return [before, first, at.value, String(document.querySelectorAll('figure.kflow, [id^="playground-warm"]').length)];
+	})()`)
+	if len(wired) != 4 || !strings.HasPrefix(wired[1], "0 / ") || !strings.HasPrefix(wired[2], "1 / ") || wired[3] != "1" {
+		t.Errorf("the drawn figure's stepper and the page's figures: %q (want beat 0, then 1, and one figure)", wired)
 	}
 	// The Run wrote the fence into the address: a fresh tab restores it.
 	link := eval[string](t, ctx, `kfSaved.then(() => location.href)`)

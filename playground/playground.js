@@ -109,12 +109,17 @@ notes:
 async function warm() {
   const r = kflowFigure(WARM, 'playground-warm');
   if (!r.html) return;
+  // Drawn at the width of the real figure's place, out of sight, and in a
+  // shadow root (with the page's stylesheets), so that nothing that looks
+  // for the page's figures meets it.
   const box = document.createElement('div');
   box.setAttribute('aria-hidden', 'true');
-  box.style.cssText = 'position:absolute;left:-10000px;top:0;width:60rem;visibility:hidden';
-  box.innerHTML = r.html;
+  box.style.cssText = 'position:absolute;left:-10000px;top:0;visibility:hidden;width:' + (out.clientWidth || 800) + 'px';
+  const root = box.attachShadow({ mode: 'open' });
+  root.innerHTML = r.html;
+  root.prepend(...[...document.querySelectorAll('link[rel=stylesheet]')].map(l => l.cloneNode()));
   document.body.append(box);
-  await step(box.firstElementChild);
+  await step(root.querySelector('figure'));
   await frame();
   box.remove();
   if (self.kflowIdle) kflowIdle();
