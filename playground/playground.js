@@ -17,8 +17,8 @@ async function decode(f) {
 }
 const encode = async t => b64(await pipe(new TextEncoder().encode(t), new CompressionStream('deflate-raw'))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 // stepper.js wires the figures on the page as it loads; a figure drawn
-// later is wired with its kfStep (older copies of stepper.js lack it: then
-// the script runs again, which wires every figure.kflow).
+// later is wired with kfStep where stepper.js defines one, else by running
+// the script again, which wires every figure.kflow.
 const stepperSrc = document.querySelector('script[src$="stepper.js"]').src;
 const step = fig => self.kfStep ? (self.kfStep(fig), Promise.resolve()) : new Promise(ok => { const s = document.createElement('script'); s.src = stepperSrc; s.onload = s.onerror = () => { s.remove(); ok(); }; document.body.append(s); });
 const frame = () => new Promise(ok => requestAnimationFrame(() => setTimeout(ok)));

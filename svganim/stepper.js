@@ -308,14 +308,6 @@
       offScreen.observe(fig);
     }
   }
-  // A page that draws a figure after loading (the playground) wires it
-  // with kfStep, which replaces the stepper of an earlier figure of that id.
-  window.kfStep = fig => {
-    if (!words) return;
-    if (steppers[fig.id]) steppers[fig.id].stop();
-    steppers[fig.id] = Stepper(fig);
-    offScreen.observe(fig);
-  };
   addEventListener('hashchange', followHash);
   // Printed, every storyboard opens.
   addEventListener('beforeprint', () => {
