@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,5 +127,37 @@ func TestLegendAbbreviatesLongKeys(t *testing.T) {
 	}
 	if !strings.Contains(html, `aria-pressed="false"><span class="kf-sw">B</span> blue</button>`) {
 		t.Errorf("a short key should be shown whole, without a tooltip")
+	}
+}
+
+// ringedClassRE finds the class attribute of a mark carrying kf-new.
+var ringedClassRE = regexp.MustCompile(`<g class="m ([^"]*\bkf-new\b[^"]*)"`)
+
+// TestRingsOnStateMarksOnly: in every frame of every guide figure, the
+// change ring (kf-new) sits on state marks only, never on a message on
+// the wire (token sw, arrow sa), which is new every beat by nature; and
+// the guide's frames still ring state marks (cells, badges, lanes, ticks),
+// so the check is not passing on frames that ring nothing.
+func TestRingsOnStateMarksOnly(t *testing.T) {
+	state, wired := 0, 0
+	for _, nt := range guideTraces(t) {
+		for b := range nt.t.Beats {
+			svg, err := Frame(nt.t, nt.t.Beats[b].Beat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wired += strings.Count(string(svg), `class="m sw `)
+			for _, m := range ringedClassRE.FindAllStringSubmatch(string(svg), -1) {
+				shape := strings.Fields(m[1])[0]
+				if shape == "sw" || shape == "sa" {
+					t.Errorf("%s beat %d: a message on the wire is ringed: class %q", nt.name, nt.t.Beats[b].Beat, m[1])
+				} else {
+					state++
+				}
+			}
+		}
+	}
+	if state == 0 || wired == 0 {
+		t.Errorf("the guide's frames ring %d state marks and draw %d message tokens; want both above 0", state, wired)
 	}
 }

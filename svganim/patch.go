@@ -353,17 +353,16 @@ func figureJSON(titles []string, tracks [][]any) []byte {
 // offset, classes or texts changed (its title alone does not count: it
 // explains, it is not seen). This is what the figure marks as changed at
 // bi (class kf-new), computed from the drawn states of two consecutive
-// recorded beats; the stepper derives the same set from the tracks. The
-// beat counter, which changes every beat, and the veil, which only
-// follows the high watermark it covers, are never marked. Beat 0 has no
-// beat before it: nothing is marked.
+// recorded beats; the stepper derives the same set from the tracks. Only
+// marks that can ring (ringable) are marked. Beat 0 has no beat before
+// it: nothing is marked.
 func (u *union) changedAt(bi int) []bool {
 	out := make([]bool, len(u.marks))
 	if bi <= 0 {
 		return out
 	}
 	for i := range u.marks {
-		if untracked[u.marks[i].id] || u.marks[i].shape == shVeil {
+		if !ringable(&u.marks[i]) {
 			continue
 		}
 		rs := u.runs[i]
@@ -375,6 +374,17 @@ func (u *union) changedAt(bi int) []bool {
 		out[i] = !was.here || !sameLook(&was.m, &now.m)
 	}
 	return out
+}
+
+// ringable reports whether a change of m is marked with a ring (kf-new).
+// State marks are: cells, badges, ticks, labels, lanes. The beat counter
+// changes every beat and the veil only follows the high watermark it
+// covers, so neither is; nor are the messages on the wire, tokens and
+// their arrows, since each beat's messages are new by nature — ringing
+// them all would crowd the beats where the state marks' rings matter.
+// stepper.js skips the same shapes by class (sv, sw, sa).
+func ringable(m *mark) bool {
+	return !untracked[m.id] && m.shape != shVeil && m.shape != shWire && m.shape != shArrow
 }
 
 // sameLook reports whether a mark looks the same at two beats: sameState

@@ -129,14 +129,15 @@
 
     // Marks that look different from the beat before carry kf-new (a
     // ring, figure.css): the marks shown whose tracks change at b, but not
-    // for a change of title alone, and never the veil.
+    // for a change of title alone, and never the veil (sv) or a message
+    // on the wire, token (sw) or arrow (sa), new every beat by nature.
     let ringed = [...root.querySelectorAll('.kf-new')];
     function markChanges(b) {
       for (const g of ringed) g.classList.remove('kf-new');
       ringed = [];
       for (const track of changesAt[b] || []) {
         const g = track.g;
-        if (track.field !== 't' && !g.matches('.sv,.kf-gone')) ringed.push(g);
+        if (track.field !== 't' && !g.matches('.sv,.sw,.sa,.kf-gone')) ringed.push(g);
       }
       for (const g of ringed) g.classList.add('kf-new');
     }

@@ -176,9 +176,9 @@ func frameLabel(t *sim.Trace, bi int) string {
 // classes and custom properties (templates/figure.css), so the same bytes
 // serve light and dark themes. beat counts from 0 (the initial state);
 // the error says when the trace is empty, misnumbered, or has no such
-// beat. Marks that look different from the beat before (they appeared,
-// moved or changed class or text) carry the class kf-new, which
-// figure.css draws as a ring.
+// beat. State marks that look different from the beat before (they
+// appeared, moved or changed class or text) carry the class kf-new, which
+// figure.css draws as a ring; messages on the wire never do (ringable).
 func Frame(t *sim.Trace, beat int) ([]byte, error) {
 	bi, err := beatIndex(t, beat)
 	if err != nil {
@@ -198,7 +198,7 @@ func Frame(t *sim.Trace, beat int) ([]byte, error) {
 		for i := range ms {
 			m := &ms[i]
 			p, ok := before[m.id]
-			hot[i] = !untracked[m.id] && m.shape != shVeil && (!ok || !sameLook(p, m))
+			hot[i] = ringable(m) && (!ok || !sameLook(p, m))
 		}
 		markChanged(ms, hot)
 	}
