@@ -129,8 +129,7 @@
 
     // Marks that look different from the beat before carry kf-new (a
     // ring, figure.css): the marks shown whose tracks change at b, but not
-    // for a change of title alone, and never the veil (sv) or a message
-    // on the wire, token (sw) or arrow (sa), new every beat by nature.
+    // for a title alone, nor the veil or wire messages (sv, sw, sa).
     let ringed = [...root.querySelectorAll('.kf-new')];
     function markChanges(b) {
       for (const g of ringed) g.classList.remove('kf-new');
