@@ -128,8 +128,8 @@
     }
 
     // Marks that look different from the beat before carry kf-new (a
-    // ring, figure.css): the marks shown whose tracks change at b, but not
-    // for a title alone, nor the veil or wire messages (sv, sw, sa).
+    // ring): those whose tracks change at b, but not for a title alone,
+    // nor the veil or the wire.
     let ringed = [...root.querySelectorAll('.kf-new')];
     function markChanges(b) {
       for (const g of ringed) g.classList.remove('kf-new');
