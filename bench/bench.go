@@ -188,7 +188,7 @@ func Run(o Options) (*Report, error) {
 	out := filepath.Join(tmp, "public")
 	r := &Report{GOMAXPROCS: runtime.GOMAXPROCS(0), Runs: o.Runs}
 
-	opts := site.Options{Content: o.Content, ContentName: o.ContentName}
+	opts := site.Options{Content: o.Content, ContentName: o.ContentName, KeepRuns: true}
 	build := func(opts site.Options) (*site.Site, time.Duration, error) {
 		start := time.Now()
 		s, err := site.Generate(opts)
@@ -286,7 +286,7 @@ func Run(o Options) (*Report, error) {
 	if o.SkipLimits {
 		return r, nil
 	}
-	lopts := site.Options{Content: fstest.MapFS{LimitsPath: {Data: LimitsPage()}}, ContentName: "limits"}
+	lopts := site.Options{Content: fstest.MapFS{LimitsPath: {Data: LimitsPage()}}, ContentName: "limits", KeepRuns: true}
 	var ls *site.Site
 	if r.LimitsBuild, err = timeRuns(o.Runs, func() (d time.Duration, err error) {
 		ls, d, err = build(lopts)

@@ -16,7 +16,7 @@ import (
 // that figure, byte for byte, and no errors. The browser test in package
 // playground checks the same through the real module in Chromium.
 func TestPlayIsTheBuild(t *testing.T) {
-	s, err := site.Generate(site.Options{Content: content.FS, ContentName: "content"})
+	s, err := site.Generate(site.Options{Content: content.FS, ContentName: "content", KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}

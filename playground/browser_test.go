@@ -27,7 +27,7 @@ var shots = flag.String("shots", "", "folder to save screenshots of the playgrou
 // site and the folder.
 func builtGuide(t testing.TB) (*site.Site, string) {
 	out := filepath.Join(t.TempDir(), "site")
-	s, err := site.Build(site.Options{Content: content.FS, ContentName: "content"}, out, "")
+	s, err := site.Build(site.Options{Content: content.FS, ContentName: "content", KeepRuns: true}, out, "")
 	if err != nil {
 		t.Fatal(err)
 	}

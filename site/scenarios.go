@@ -157,6 +157,10 @@ func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 	parallel(len(todo), func(k int) {
 		i := todo[k]
 		r := computeFigure(jobs[i].page.Slug, parsed[i], drawWorkers)
+		parsed[i] = nil // its scenario is in r.run, or gone with it
+		if !o.KeepRuns {
+			r.run = nil
+		}
 		if o.Cache != nil {
 			c := *r
 			c.run = nil

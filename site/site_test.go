@@ -190,7 +190,7 @@ func TestFiguresComeFromOneRun(t *testing.T) {
 		"a.md": page("title: A", "```kflow\nid: one\nbeats: 6\n```", "", "```kflow\nid: two\nbeats: 8\n```"),
 	}
 	c := NewMemoryCache()
-	s, err := Generate(Options{Content: fsys, Cache: c})
+	s, err := Generate(Options{Content: fsys, Cache: c, KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}
