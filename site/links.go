@@ -25,17 +25,15 @@ import (
 //   - either one naming no page of the site is an error at the link.
 //
 // Links with a scheme ("https:", "mailto:"), links starting "//" and other
-// files are left alone. pages maps content paths to pages; outputs holds
-// every output page, relative to the site root. The fragment of a link to a page of the site,
-// or of an in-page link ("#isr"), is returned to be checked by
-// checkFragments once the figures are known.
-func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool) ([]fragLink, sim.ErrorList) {
+// files are left alone. pages maps content paths to pages, byOut output
+// pages to pages (made once a build: made for each page, it was quadratic
+// in the pages); outputs holds every output page, relative to the site
+// root. The fragment of a link to a page of the site, or of an in-page
+// link ("#isr"), is returned to be checked by checkFragments once the
+// figures are known.
+func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byOut map[string]*Page) ([]fragLink, sim.ErrorList) {
 	var errs sim.ErrorList
 	var frags []fragLink
-	byOut := map[string]*Page{}
-	for _, p := range pages {
-		byOut[p.Out] = p
-	}
 	lines := newLineIndex(pg.src)
 	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		link, ok := n.(*ast.Link)

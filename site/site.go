@@ -226,7 +226,7 @@ func Generate(o Options) (*Site, error) {
 	}
 	var frags []fragLink
 	for _, pg := range all {
-		f, lerrs := resolveLinks(pg, byPath, outputs)
+		f, lerrs := resolveLinks(pg, byPath, outputs, byOut)
 		frags, errs = append(frags, f...), append(errs, lerrs...)
 	}
 	errs = append(errs, computeFigures(all, &o)...)
@@ -311,13 +311,17 @@ func Generate(o Options) (*Site, error) {
 			j.data.Content = body
 		}
 		var buf bytes.Buffer
+		buf.Grow(len(j.data.Content) + len(j.data.Nav)*navItemBytes + 16<<10)
 		if err := tmpl.ExecuteTemplate(&buf, "layout.html", j.data); err != nil {
 			rerrs[i] = fmt.Errorf("templates: layout.html: %w", err)
 			return
 		}
-		// Kept at its length: a grown buffer's spare capacity is a third
+		// Kept at its length: a grown buffer's spare capacity was a third
 		// of a big site's memory.
-		data := bytes.Clone(buf.Bytes())
+		data := buf.Bytes()
+		if cap(data)-len(data) > len(data)/8 {
+			data = bytes.Clone(data)
+		}
 		rendered[i] = File{Path: j.out, Data: data}
 		if o.Pages != nil && key != "" {
 			o.Pages.put(key, data)
@@ -394,6 +398,10 @@ func Generate(o Options) (*Site, error) {
 	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	return s, nil
 }
+
+// navItemBytes is about what one entry of a page's navigation takes in
+// layout.html (the guide's is about 100 bytes), for sizing buffers.
+const navItemBytes = 128
 
 // layoutData is what layout.html and index.html see.
 type layoutData struct {
@@ -599,7 +607,14 @@ func toRoot(out string) string { return strings.Repeat("../", strings.Count(out,
 
 // renderBody renders a page's Markdown (its figures already computed).
 func renderBody(md goldmark.Markdown, pg *Page) (template.HTML, error) {
+	// Sized for the page's text and figures, so that a page of big
+	// figures is not copied and doubled as its buffer grows.
+	n := len(pg.src)
+	for _, f := range pg.figures {
+		n += len(f.HTML)
+	}
 	var buf bytes.Buffer
+	buf.Grow(n + n/8)
 	if err := md.Renderer().Render(&buf, pg.src, pg.doc); err != nil {
 		return "", fmt.Errorf("%s: rendering: %w", pg.File, err)
 	}
