@@ -35,10 +35,20 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byO
 	var errs sim.ErrorList
 	var frags []fragLink
 	lines := newLineIndex(pg.src)
+	if pg.linkDests == nil {
+		pg.linkDests = map[*ast.Link][]byte{}
+	}
 	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		link, ok := n.(*ast.Link)
 		if !entering || !ok {
 			return ast.WalkContinue, nil
+		}
+		// A page kept from the last build (PageCache) holds the links
+		// that build rewrote: start again from what the author wrote.
+		if dest, seen := pg.linkDests[link]; seen {
+			link.Destination = dest
+		} else {
+			pg.linkDests[link] = link.Destination
 		}
 		dest := string(link.Destination)
 		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {

@@ -54,6 +54,9 @@ type Page struct {
 	src     []byte
 	doc     ast.Node
 	figures []*figureNode
+	// linkDests holds each link's destination as written, before
+	// resolveLinks and checkFragments rewrote it (resolveLinks).
+	linkDests map[*ast.Link][]byte
 }
 
 // Heading is one entry of a page's table of contents.

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -32,6 +34,10 @@ type PageCache struct {
 	mu   sync.Mutex
 	last map[string][]byte // the last successful build's pages, by key
 	next map[string][]byte // this build's, filled as pages render
+	// lastParsed and nextParsed hold the parsed pages of the last
+	// successful build and of this one, by content path: a page whose
+	// file and bytes are the same is not parsed again (getParsed).
+	lastParsed, nextParsed map[string]*keptParse
 	// Rendered and Reused count the pages of the last build that were
 	// rendered and taken from the cache, for tests and the log.
 	Rendered, Reused int
@@ -58,11 +64,50 @@ func (c *PageCache) put(key string, b []byte) {
 	c.next[key] = b
 }
 
+// keptParse is one page as parsePage left it, with the bytes it was
+// parsed from.
+type keptParse struct {
+	file string
+	src  []byte
+	pg   *Page
+	errs sim.ErrorList
+}
+
+// getParsed returns the page at content path p parsed by the last build,
+// when it was parsed from the same file name and bytes, and keeps it for
+// the next build. Generate reassigns everything a build sets on a page
+// (its figures' results, its links: see resolveLinks), so a kept page
+// builds as a fresh parse does.
+func (c *PageCache) getParsed(p, file string, src []byte) (*Page, sim.ErrorList, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.lastParsed[p]
+	if !ok || e.file != file || !bytes.Equal(e.src, src) {
+		return nil, nil, false
+	}
+	c.putParsedLocked(p, e)
+	return e.pg, e.errs, true
+}
+
+// putParsed keeps a page parsed by this build.
+func (c *PageCache) putParsed(p, file string, src []byte, pg *Page, errs sim.ErrorList) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.putParsedLocked(p, &keptParse{file: file, src: src, pg: pg, errs: errs})
+}
+
+func (c *PageCache) putParsedLocked(p string, e *keptParse) {
+	if c.nextParsed == nil {
+		c.nextParsed = map[string]*keptParse{}
+	}
+	c.nextParsed[p] = e
+}
+
 // begin starts a build.
 func (c *PageCache) begin() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.next, c.Rendered, c.Reused = nil, 0, 0
+	c.next, c.nextParsed, c.Rendered, c.Reused = nil, nil, 0, 0
 }
 
 // commit keeps this build's pages for the next one; a build that failed
@@ -71,6 +116,7 @@ func (c *PageCache) commit() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.last, c.next = c.next, nil
+	c.lastParsed, c.nextParsed = c.nextParsed, nil
 }
 
 // templatesDigest hashes the layouts a page is rendered with.

@@ -142,6 +142,9 @@ func Generate(o Options) (*Site, error) {
 		return nil, sim.ErrorList{{File: file, Msg: fmt.Sprintf("the site has %d pages (*.md files): Kafka Flow allows at most %d, and this is page %d in path order", len(paths), MaxPages, MaxPages+1)}}
 	}
 
+	if o.Pages != nil {
+		o.Pages.begin()
+	}
 	// Pages are read and parsed on GOMAXPROCS workers (goldmark's parser
 	// and renderer are safe for concurrent use; each parse has its own
 	// context) and gathered in path order.
@@ -168,7 +171,16 @@ func Generate(o Options) (*Site, error) {
 		case err != nil:
 			read[i].err = fmt.Errorf("reading content: %w", err)
 		default:
+			if o.Pages != nil {
+				if pg, errs, ok := o.Pages.getParsed(p, file, src); ok {
+					read[i].pg, read[i].errs = pg, errs
+					return
+				}
+			}
 			read[i].pg, read[i].errs = parsePage(md, p, file, src)
+			if o.Pages != nil {
+				o.Pages.putParsed(p, file, src, read[i].pg, read[i].errs)
+			}
 		}
 	})
 	var errs sim.ErrorList
@@ -178,6 +190,7 @@ func Generate(o Options) (*Site, error) {
 			return nil, read[i].err
 		}
 		parsed[i] = read[i].pg
+		parsed[i].Out = "" // placePages sets it again; a page kept from the last build had one
 		errs = append(errs, read[i].errs...)
 	}
 	sections, perrs := placePages(parsed)
@@ -285,7 +298,6 @@ func Generate(o Options) (*Site, error) {
 	rerrs := make([]error, len(jobs))
 	var tmplDigest []byte
 	if o.Pages != nil {
-		o.Pages.begin()
 		if tmplDigest, err = templatesDigest(tfs); err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
