@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"runtime/pprof"
 
 	"github.com/kafkaflow/kflowgen/bench"
@@ -23,9 +25,13 @@ type benchOptions struct {
 	// chromium is the browser the playground is timed in: "auto" finds
 	// one (bench.FindChromium), "none" skips the measure.
 	chromium string
+	// againstHugo runs the side-by-side comparison with Hugo instead
+	// (bench.AgainstHugo) on sites of pages and savePages pages.
+	againstHugo      bool
+	pages, savePages []int
 }
 
-func newBenchCmd(stdout io.Writer) *cobra.Command {
+func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 	o := &benchOptions{}
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -41,10 +47,17 @@ func newBenchCmd(stdout io.Writer) *cobra.Command {
 			"1.5 MB gzip), and, in Chromium, the time from the playground's Run to the figure's first\n" +
 			"frame for every fence of the guide, median and p99 (budget 250 ms). It exits with status 1 when a byte budget is missed; sizes do not\n" +
 			"depend on the machine, timings do, so timings never fail it. It reads the content like\n" +
-			"build (./content, else the built-in guide) and writes only to a temporary folder.",
+			"build (./content, else the built-in guide) and writes only to a temporary folder.\n\n" +
+			"With --against-hugo it measures kflowgen beside Hugo instead, on sites made of the\n" +
+			"guide's pages repeated to --pages counts (0: the guide itself) and a Hugo site of the\n" +
+			"same Markdown: cold builds in paired runs (kflowgen, then hugo, --runs times; budget\n" +
+			"1.0x Hugo's wall time) with each build's peak memory (budget 1 GB at 1,000 pages), then\n" +
+			"save-to-reload under kflowgen serve and hugo server at --save-pages counts (budget\n" +
+			"100 ms), each figure with the load average of its runs. Without hugo on PATH it says so\n" +
+			"and times kflowgen alone.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runBench(o, stdout)
+			return runBench(o, stdout, stderr)
 		},
 	}
 	f := cmd.Flags()
@@ -52,11 +65,14 @@ func newBenchCmd(stdout io.Writer) *cobra.Command {
 	f.IntVar(&o.runs, "runs", 5, "timed builds behind each build figure")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the benchmark to this file")
 	f.StringVar(&o.chromium, "chromium", "auto", `Chromium to time the playground in: a path, "auto" ($CHROMIUM, else chromium on PATH; skipped when none), or "none"`)
+	f.BoolVar(&o.againstHugo, "against-hugo", false, "instead, time cold builds and saves side by side with Hugo on sites of the same pages")
+	f.IntSliceVar(&o.pages, "pages", []int{0, 288, 1000}, "with --against-hugo: the sites' page counts for cold builds (0 or less than the guide's: the guide itself)")
+	f.IntSliceVar(&o.savePages, "save-pages", []int{0, 500}, "with --against-hugo: the sites' page counts for save-to-reload")
 	return cmd
 }
 
 // runBench runs the benchmark and prints its report.
-func runBench(o *benchOptions, stdout io.Writer) (err error) {
+func runBench(o *benchOptions, stdout, stderr io.Writer) (err error) {
 	if o.runs < 1 {
 		return fmt.Errorf("--runs %d: give at least 1", o.runs)
 	}
@@ -78,6 +94,9 @@ func runBench(o *benchOptions, stdout io.Writer) (err error) {
 			return fmt.Errorf("cpu profile: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if o.againstHugo {
+		return runAgainstHugo(o, src, stdout, stderr)
 	}
 	chromium := o.chromium
 	switch chromium {
@@ -103,3 +122,27 @@ func runBench(o *benchOptions, stdout io.Writer) (err error) {
 	}
 	return errors.Join(missed...)
 }
+
+// runAgainstHugo runs this very program as kflowgen beside hugo (found on
+// PATH) and prints bench.AgainstHugo's report; progress goes to stderr.
+func runAgainstHugo(o *benchOptions, guide fs.FS, stdout, stderr io.Writer) error {
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding kflowgen itself: %w", err)
+	}
+	hugo, err := exec.LookPath("hugo")
+	if err != nil {
+		fmt.Fprintln(stderr, "kflowgen: hugo is not installed (no hugo on PATH; apt-get install hugo): timing kflowgen alone")
+		hugo = ""
+	}
+	r, err := bench.AgainstHugo(bench.HugoOptions{Kflowgen: []string{self}, Env: selfEnv, Hugo: hugo, Guide: guide,
+		Pages: o.pages, SavePages: o.savePages, Runs: o.runs}, stderr)
+	if err != nil {
+		return err
+	}
+	return r.Write(stdout)
+}
+
+// selfEnv is added to the environment of the kflowgen that --against-hugo
+// runs (tests set it so that their binary acts as kflowgen).
+var selfEnv []string

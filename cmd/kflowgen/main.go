@@ -112,7 +112,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newBuildCmd(stdout),
 		newSimCmd(stdout, stderr),
 		newServeCmd(stdout, stderr),
-		newBenchCmd(stdout),
+		newBenchCmd(stdout, stderr),
 		newNewCmd(stdout),
 		newFigureCmd(stdout, stderr),
 	)

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// asMain makes the test binary act as kflowgen when bench --against-hugo
+// runs it (selfEnv).
+const asMain = "KFLOWGEN_TEST_AS_MAIN=1"
+
+func TestMain(m *testing.M) {
+	if os.Getenv("KFLOWGEN_TEST_AS_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// Without hugo on PATH, bench --against-hugo says so and times kflowgen
+// alone: its cold build with its peak memory, and its save-to-reload.
+func TestBenchAgainstHugoWithoutHugo(t *testing.T) {
+	selfEnv = []string{asMain}
+	t.Setenv("PATH", t.TempDir())
+	code, stdout, stderr := kflowgen(t, "bench", "--against-hugo", "--pages", "0", "--save-pages", "0", "--runs", "1")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "hugo is not installed (no hugo on PATH; apt-get install hugo): timing kflowgen alone") {
+		t.Errorf("stderr does not say hugo is missing:\n%s", stderr)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^hugo is not installed`),
+		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +- +- +≤ 1\.000× +- +[0-9]+ MB +- +[0-9.]+$`),
+		regexp.MustCompile(`(?m)^save to reload`),
+		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +- +≤ 100\.0 ms +(ok|MISSED) +[0-9.]+$`),
+	} {
+		if !want.MatchString(stdout) {
+			t.Errorf("stdout has no line %s:\n%s", want, stdout)
+		}
+	}
+}
+
+// With hugo installed, both are run and the ratios printed.
+func TestBenchAgainstHugo(t *testing.T) {
+	if _, err := exec.LookPath("hugo"); err != nil {
+		t.Skip("hugo is not installed")
+	}
+	selfEnv = []string{asMain}
+	code, stdout, stderr := kflowgen(t, "bench", "--against-hugo", "--pages", "0", "--save-pages", "0", "--runs", "1")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^against hugo v`),
+		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +[0-9]+\.[0-9]{3}× +≤ 1\.000× +(ok|MISSED) +[0-9]+ MB +[0-9]+ MB +[0-9.]+$`),
+		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +≤ 100\.0 ms +(ok|MISSED) +[0-9.]+$`),
+	} {
+		if !want.MatchString(stdout) {
+			t.Errorf("stdout has no line %s:\n%s", want, stdout)
+		}
+	}
+}
