@@ -16,8 +16,8 @@ import (
 // and how deep its lists and quotes nest, so one 320 KB line of "* > "
 // took 29 s, and 10,000 pages, each listing every other in its contents,
 // took 305 s and 11 GB. At these limits a page builds in well under a
-// second (BenchmarkPageAtLimits) and a site of MaxPages small pages
-// in about 2 s and 0.2 GB of allocation.
+// second (BenchmarkPageAtLimits), and a site of MaxPages pages within the
+// 1 GB a build may take (MaxPages).
 const (
 	// MaxPageBytes is the largest page, in bytes (the guide's largest,
 	// reference.md, is about 40 KB).
@@ -27,9 +27,11 @@ const (
 	MaxNesting = 16
 	// MaxPages is how many pages (*.md files, index.md included) a site may
 	// have: every page lists every other in its contents, so a site's size
-	// grows with the square of its pages (500 take about 2 s and 0.2 GB of
-	// allocation and write 11 MB; 1,000 took 10 s and 0.8 GB).
-	MaxPages = 500
+	// grows with the square of its pages. 1,000 pages made of the guide
+	// (bench.GuideSite: 1,581 figures) write 131 MB and peak at 640 MB of
+	// resident memory in `kflowgen build` (1.4 GB before a build dropped
+	// each figure's traces once drawn).
+	MaxPages = 1000
 )
 
 // readPage reads a page or scenario file through fsys: it refuses what is
