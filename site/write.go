@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -229,17 +231,33 @@ func (s *Site) writeFiles(dir string) error {
 	}
 	var list strings.Builder
 	list.WriteString(markerHead)
+	made := map[string]bool{}
 	for _, f := range s.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
+		if d := path.Dir(f.Path); !made[d] {
+			made[d] = true
+			if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+				return err
+			}
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return err
-		}
-		step("file")
 		list.WriteString(f.Path)
 		list.WriteByte('\n')
+	}
+	// The files are written on GOMAXPROCS workers; which comes first does
+	// not matter, as the folder is not in place until every one is.
+	errs := make([]error, len(s.Files))
+	var mu sync.Mutex
+	parallel(len(s.Files), func(i int) {
+		f := s.Files[i]
+		if errs[i] = os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644); errs[i] == nil {
+			mu.Lock()
+			step("file")
+			mu.Unlock()
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return os.WriteFile(filepath.Join(dir, Marker), []byte(list.String()), 0o644)
 }
