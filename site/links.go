@@ -255,22 +255,26 @@ func figureList(figs []pageFigure) string {
 	return " (its figures: " + strings.Join(ids, ", ") + ")"
 }
 
-// hasHeadingID reports whether a heading of pg has the id.
+// hasHeadingID reports whether a heading of pg has the id. The page's
+// heading ids are gathered on the first call, in one walk of its tree,
+// and kept with the page (a page kept by PageCache keeps its tree).
 func hasHeadingID(pg *Page, id string) bool {
-	found := false
-	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		h, ok := n.(*ast.Heading)
-		if !entering || !ok || found {
-			return ast.WalkContinue, nil
-		}
-		if v, ok := h.AttributeString("id"); ok {
-			if b, ok := v.([]byte); ok && string(b) == id {
-				found = true
+	if pg.headingIDs == nil {
+		pg.headingIDs = map[string]bool{}
+		_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			h, ok := n.(*ast.Heading)
+			if !entering || !ok {
+				return ast.WalkContinue, nil
 			}
-		}
-		return ast.WalkSkipChildren, nil
-	})
-	return found
+			if v, ok := h.AttributeString("id"); ok {
+				if b, ok := v.([]byte); ok {
+					pg.headingIDs[string(b)] = true
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		})
+	}
+	return pg.headingIDs[id]
 }
 
 // hasScheme reports whether a link starts with a URL scheme ("https:").

@@ -57,6 +57,8 @@ type Page struct {
 	// linkDests holds each link's destination as written, before
 	// resolveLinks and checkFragments rewrote it (resolveLinks).
 	linkDests map[*ast.Link][]byte
+	// headingIDs is the set of its headings' ids (hasHeadingID).
+	headingIDs map[string]bool
 }
 
 // Heading is one entry of a page's table of contents.
