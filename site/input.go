@@ -28,9 +28,9 @@ const (
 	// MaxPages is how many pages (*.md files, index.md included) a site may
 	// have: every page lists every other in its contents, so a site's size
 	// grows with the square of its pages. 1,000 pages made of the guide
-	// (bench.GuideSite: 1,581 figures) write 131 MB and peak at 640 MB of
-	// resident memory in `kflowgen build` (1.4 GB before a build dropped
-	// each figure's traces once drawn).
+	// (bench.GuideSite: 1,740 figures) write 131 MB and peak at 760 MB of
+	// resident memory in `kflowgen build`, within the 1 GB a build may
+	// take (1.4 GB before a build dropped each figure's traces once drawn).
 	MaxPages = 1000
 )
 

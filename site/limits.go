@@ -22,14 +22,14 @@ const (
 	// MaxFrames bounds the frames of a whole build, summed the same way:
 	// each frame draws every broker, partition and member, however few
 	// records there are, so a site of one-record figures at the broker,
-	// partition and member limits needs this bound too. Measured as the
-	// peak resident set of `kflowgen build` on two cores: 124 such figures
-	// of 401 frames (49,724 frames, the heaviest frames there are) peak at
-	// 867 MB, within the 1 GB a build may take; 149 of them (59,749)
-	// took 1.42 GB. A site of 1,000 pages made of the guide (1,581
-	// figures, 48,259 frames) peaks at 640 MB. The guide has 916, the
-	// number kflowgen build's summary prints (FigureStat.Frames).
-	MaxFrames = 50_000
+	// partition and member limits needs this bound too. Set on the peak
+	// resident set of `kflowgen build` on two cores, to stay within the
+	// 1 GB a build may take: 149 such figures of 401 frames (59,749
+	// frames, the heaviest there are) peak at 824 MB, and 1,000 pages
+	// made of the guide (bench.GuideSite: 1,740 figures, 50,962 frames) at
+	// 760 MB. The guide has 967, the number kflowgen build's summary
+	// prints (FigureStat.Frames).
+	MaxFrames = 60_000
 )
 
 // checkSiteLimits reports, at its opening line, the first fence of a page
