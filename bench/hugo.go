@@ -81,6 +81,10 @@ type PairedRow struct {
 	// KflowgenRSS and HugoRSS are the largest peak resident set, in bytes,
 	// of any run (cold builds only).
 	KflowgenRSS, HugoRSS int64
+	// KflowgenCPU and HugoCPU are each cold build's processor time (user
+	// and system), in run order: on a busy machine wall time stretches
+	// with the load, processor time much less.
+	KflowgenCPU, HugoCPU []time.Duration
 }
 
 // Ratio is the median of kflowgen's wall times over the median of Hugo's,
@@ -146,11 +150,12 @@ func AgainstHugo(o HugoOptions, log io.Writer) (*HugoReport, error) {
 			if err := os.RemoveAll(kout); err != nil {
 				return nil, err
 			}
-			d, rss, err := timed(o.kflowgen("build", "--content", k, "--out", kout))
+			d, cpu, rss, err := timed(o.kflowgen("build", "--content", k, "--out", kout))
 			if err != nil {
 				return nil, fmt.Errorf("kflowgen build of %d pages: %w", pages, err)
 			}
 			row.Kflowgen, row.KflowgenRSS = append(row.Kflowgen, d), max(row.KflowgenRSS, rss)
+			row.KflowgenCPU = append(row.KflowgenCPU, cpu)
 			line := fmt.Sprintf("%d pages, run %d (load %s): kflowgen %s", pages, run+1, row.Load[run], ms(d))
 			if o.Hugo != "" {
 				for _, p := range []string{hout, filepath.Join(h, "resources")} {
@@ -158,11 +163,12 @@ func AgainstHugo(o HugoOptions, log io.Writer) (*HugoReport, error) {
 						return nil, err
 					}
 				}
-				d, rss, err := timed(exec.Command(o.Hugo, "--source", h, "--quiet"))
+				d, cpu, rss, err := timed(exec.Command(o.Hugo, "--source", h, "--quiet"))
 				if err != nil {
 					return nil, fmt.Errorf("hugo build of %d pages: %w", pages, err)
 				}
 				row.Hugo, row.HugoRSS = append(row.Hugo, d), max(row.HugoRSS, rss)
+				row.HugoCPU = append(row.HugoCPU, cpu)
 				line += ", hugo " + ms(d)
 			}
 			fmt.Fprintln(log, line)
@@ -217,17 +223,19 @@ func writeSites(guide fs.FS, n int, dir string) (k, h string, pages int, err err
 	return k, h, len(gs), nil
 }
 
-// timed runs cmd and returns its wall time and peak resident set in bytes.
-func timed(cmd *exec.Cmd) (time.Duration, int64, error) {
+// timed runs cmd and returns its wall time, its processor time (user and
+// system) and its peak resident set in bytes.
+func timed(cmd *exec.Cmd) (wall, cpu time.Duration, rss int64, err error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
+	err = cmd.Run()
+	wall = time.Since(start)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%w: %s", err, firstLines(out.String(), 5))
+		return 0, 0, 0, fmt.Errorf("%w: %s", err, firstLines(out.String(), 5))
 	}
-	return d, maxRSS(cmd.ProcessState), nil
+	ps := cmd.ProcessState
+	return wall, ps.UserTime() + ps.SystemTime(), maxRSS(ps), nil
 }
 
 // maxRSS is a finished process's peak resident set in bytes (Linux counts
@@ -422,7 +430,7 @@ func (r *HugoReport) Write(w io.Writer) error {
 	}
 	p("paired runs, kflowgen then hugo, %d of each; medians of wall time; load = 1-minute load average before each pair", r.Runs)
 	p("")
-	p("cold build\tkflowgen\thugo\tratio\tbudget\t\tkflowgen peak RSS\thugo peak RSS\tload at each run")
+	p("cold build\tkflowgen\thugo\tratio\tbudget\t\tCPU kflowgen\tCPU hugo\tCPU ratio\tkflowgen peak RSS\thugo peak RSS\tload at each run")
 	for _, b := range r.Builds {
 		ratio, ok := "-", "-"
 		if x := b.Ratio(); x > 0 {
@@ -432,8 +440,13 @@ func (r *HugoReport) Write(w io.Writer) error {
 		if b.Pages == RSSPages {
 			rss += fmt.Sprintf(" (budget ≤ %s: %s)", mb(RSSBudget), verdict(b.KflowgenRSS <= RSSBudget))
 		}
-		p("  %d pages\t%s\t%s\t%s\t≤ %s×\t%s\t%s\t%s\t%s", b.Pages, ms(median(b.Kflowgen)), msOrDash(b.Hugo), ratio,
-			thousandths(int(HugoRatioBudget*1000)), ok, rss, mbOrDash(b.HugoRSS), strings.Join(b.Load, " "))
+		cpuRatio := "-"
+		if k, h := median(b.KflowgenCPU), median(b.HugoCPU); h > 0 {
+			cpuRatio = thousandths(int(int64(k)*1000/int64(h))) + "×"
+		}
+		p("  %d pages\t%s\t%s\t%s\t≤ %s×\t%s\t%s\t%s\t%s\t%s\t%s\t%s", b.Pages, ms(median(b.Kflowgen)), msOrDash(b.Hugo), ratio,
+			thousandths(int(HugoRatioBudget*1000)), ok, ms(median(b.KflowgenCPU)), msOrDash(b.HugoCPU), cpuRatio,
+			rss, mbOrDash(b.HugoRSS), strings.Join(b.Load, " "))
 	}
 	if len(r.Saves) > 0 {
 		p("")

@@ -33,7 +33,7 @@ func TestBenchAgainstHugoWithoutHugo(t *testing.T) {
 	}
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^hugo is not installed`),
-		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +- +- +≤ 1\.000× +- +[0-9]+ MB +- +[0-9.]+$`),
+		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +- +- +≤ 1\.000× +- +[0-9]+\.[0-9] ms +- +- +[0-9]+ MB +- +[0-9.]+$`),
 		regexp.MustCompile(`(?m)^save to reload`),
 		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +- +≤ 100\.0 ms +(ok|MISSED) +[0-9.]+$`),
 	} {
@@ -55,7 +55,7 @@ func TestBenchAgainstHugo(t *testing.T) {
 	}
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^against hugo v`),
-		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +[0-9]+\.[0-9]{3}× +≤ 1\.000× +(ok|MISSED) +[0-9]+ MB +[0-9]+ MB +[0-9.]+$`),
+		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +[0-9]+\.[0-9]{3}× +≤ 1\.000× +(ok|MISSED) +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +[0-9]+\.[0-9]{3}× +[0-9]+ MB +[0-9]+ MB +[0-9.]+$`),
 		regexp.MustCompile(`(?m)^  20 pages +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +≤ 100\.0 ms +(ok|MISSED) +[0-9.]+$`),
 	} {
 		if !want.MatchString(stdout) {
