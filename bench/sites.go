@@ -9,11 +9,20 @@ import (
 	"strconv"
 	"strings"
 	"testing/fstest"
+
+	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/site"
 )
+
+// FiguresPerThousandPages is how many figures a GuideSite holds per 1,000
+// pages at most: issue 17's site of 1,000 pages with 1,500 figures.
+const FiguresPerThousandPages = 1500
 
 // GuideSite makes a site of pages Markdown files (index.md included) out
 // of the guide: its index.md, then its other pages in path order, again and
-// again, copy c > 0 of page "acks.md" named "acks-c.md". A copy's in-page
+// again, copy c > 0 of page "acks.md" named "acks-c.md"; past the first
+// copy, a page that would take the site over FiguresPerThousandPages or
+// over site.MaxFrames is a short page of prose instead ("notes-k.md"). A copy's in-page
 // links to its own figures ("#acks--…") name the copy's figure ids
 // ("#acks-c--…"), so every copy builds; links to other pages keep pointing
 // at the first copy, which every site of at least the guide's size holds.
@@ -46,10 +55,29 @@ func GuideSite(guide fs.FS, pages int) (fstest.MapFS, error) {
 			return nil, err
 		}
 	}
+	// Each guide page's figures and frames (fence.Work, as the site's
+	// limits count them).
+	nfig, nframes := make([]int, len(names)), make([]int, len(names))
+	for i, src := range srcs {
+		for _, f := range site.FindFences(src) {
+			nfig[i]++
+			nframes[i] += fence.Parse(f.Body).Work().Frames
+		}
+	}
+	figures, frames := 0, 0
 	for k := 0; k < pages-1; k++ {
 		i, c := k%len(names), k/len(names)
 		base := strings.TrimSuffix(names[i], ".md")
 		data := srcs[i]
+		// Past the guide's first copy, a page that would take the site
+		// over FiguresPerThousandPages, or over site.MaxFrames, is a page
+		// of prose instead.
+		if c > 0 && ((figures+nfig[i])*1000 > pages*FiguresPerThousandPages || frames+nframes[i] > site.MaxFrames) {
+			name := "notes-" + strconv.Itoa(k)
+			out[name+".md"] = &fstest.MapFile{Data: fmt.Appendf(nil, "---\ntitle: Notes %d\nweight: 1000\n---\n\nA page of prose, to make up the page count.\n\n## Why\n\nA real site has pages without figures too.\n", k)}
+			continue
+		}
+		figures, frames = figures+nfig[i], frames+nframes[i]
 		name := base
 		if c > 0 {
 			name = base + "-" + strconv.Itoa(c)
