@@ -104,6 +104,8 @@ func readFence(file, want string, compare bool, stderr io.Writer) (string, *chos
 		if b, ok := guidePage(file); ok {
 			fmt.Fprintf(stderr, "kflowgen: there is no file %s here: reading the page of the guide built into kflowgen\n", sim.EscapeName(file))
 			src, err = b, nil
+		} else if strings.EqualFold(filepath.Ext(file), ".md") {
+			err = fmt.Errorf("%w; nor is it a page of the guide built into kflowgen, whose pages are %s", err, strings.Join(guidePageNames(), ", "))
 		}
 	}
 	if err != nil {
@@ -131,6 +133,19 @@ func guidePage(name string) ([]byte, bool) {
 	}
 	b, err := fs.ReadFile(content.FS, p)
 	return b, err == nil
+}
+
+// guidePageNames lists the embedded guide's pages, as guidePage takes
+// them, in lexical order (fs.WalkDir's).
+func guidePageNames() []string {
+	var names []string
+	fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.EqualFold(path.Ext(p), ".md") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	return names
 }
 
 // chosen is a parsed fence and the mapping from its fence-relative

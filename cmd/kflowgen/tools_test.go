@@ -90,7 +90,8 @@ func TestCompletion(t *testing.T) {
 }
 
 // This package's folder has no acks.md, so sim reads the guide's own,
-// and says so; a name the guide does not have is still an error.
+// and says so; a name the guide does not have is still an error, and
+// names the pages it could have read.
 func TestSimGuidePage(t *testing.T) {
 	code, stdout, stderr := kflowgen(t, "sim", "acks.md", "--scenario", "acks-one-loss")
 	if code != 0 {
@@ -102,7 +103,9 @@ func TestSimGuidePage(t *testing.T) {
 	if !strings.Contains(stdout, `"id": "acks-one-loss"`) {
 		t.Errorf("stdout is not the trace of acks-one-loss: %.200s", stdout)
 	}
-	if code, _, stderr := kflowgen(t, "sim", "no-such-page.md"); code != 1 || !strings.Contains(stderr, "no such file") {
+	// The error for a name the guide lacks lists the pages it has.
+	if code, _, stderr := kflowgen(t, "sim", "no-such-page.md"); code != 1 || !strings.Contains(stderr, "no such file") ||
+		!strings.Contains(stderr, "whose pages are ") || !strings.Contains(stderr, "acks.md, ") {
 		t.Errorf("sim no-such-page.md: exit %d, stderr %q", code, stderr)
 	}
 }
