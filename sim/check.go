@@ -22,6 +22,8 @@ var expectFields = map[string]fieldGetter{
 	"highWatermark": partitionField(func(p *Partition) string { return strconv.FormatInt(p.HighWatermark, 10) }),
 	"logEndOffset":  replicaField(func(r *Replica) string { return strconv.FormatInt(r.LogEndOffset, 10) }),
 	"online":        replicaField(func(r *Replica) string { return strconv.FormatBool(r.Online) }),
+	// lagTime is the follower's lag clock (Replica.LagTime), in beats.
+	"lagTime": replicaField(func(r *Replica) string { return strconv.Itoa(r.LagTime) }),
 	// Consumer groups: owner (a member name, "" for none), position and
 	// committed (offsets, −1 for none).
 	"owner":     groupPartitionField(func(gp *GroupPartition) string { return gp.Owner }),

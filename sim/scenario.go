@@ -253,7 +253,7 @@ type Expectation struct {
 	// Group selects a consumer or share group for group fields.
 	Group string
 	// Field is the trace field name: "outcome", "leader", "leaderEpoch",
-	// "isr", "highWatermark", "logEndOffset", "owner", "position",
+	// "isr", "highWatermark", "logEndOffset", "lagTime", "owner", "position",
 	// "committed", "startOffset", "state", "deliveryCount", ….
 	Field string
 	// Offset selects an in-flight share record for state/deliveryCount.

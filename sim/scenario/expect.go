@@ -15,7 +15,7 @@ var expectKeys = []string{
 	"at", "record", "partition", "broker", "group", "offset",
 	"outcome",
 	"leader", "leaderEpoch", "isr", "highWatermark",
-	"logEndOffset", "online",
+	"logEndOffset", "online", "lagTime",
 	"owner", "position", "committed", "startOffset",
 	"state", "deliveryCount",
 	"variant", "when",
@@ -31,7 +31,7 @@ type subject struct {
 var subjects = []subject{
 	{"a record", []string{"record"}, []string{"outcome"}},
 	{"a partition", []string{"at", "partition"}, []string{"leader", "leaderEpoch", "isr", "highWatermark"}},
-	{"a replica", []string{"at", "partition", "broker"}, []string{"logEndOffset", "online"}},
+	{"a replica", []string{"at", "partition", "broker"}, []string{"logEndOffset", "online", "lagTime"}},
 	{"a group's partition", []string{"at", "group", "partition"}, []string{"owner", "position", "committed", "startOffset"}},
 	{"a share group's record", []string{"at", "group", "partition", "offset"}, []string{"state", "deliveryCount"}},
 }
@@ -256,6 +256,10 @@ func (p *parser) want(a field, s selection) (string, bool) {
 		return strconv.FormatInt(x, 10), ok
 	case "leaderEpoch":
 		return num(0, maxInt)
+	case "lagTime":
+		// Beats since the leader last counted the follower caught up;
+		// it cannot exceed the run.
+		return num(0, int64(sim.MaxBeats))
 	case "isr":
 		return p.isr(v, s.at)
 	case "highWatermark", "logEndOffset", "startOffset":

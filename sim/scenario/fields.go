@@ -65,6 +65,8 @@ var aliases = map[string]string{
 	"high.watermark":       "highWatermark",
 	"leo":                  "logEndOffset",
 	"log.end.offset":       "logEndOffset",
+	"lag":                  "lagTime",
+	"lag.time":             "lagTime",
 	"epoch":                "leaderEpoch",
 	"leader.epoch":         "leaderEpoch",
 	"rf":                   "replication.factor",
