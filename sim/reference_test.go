@@ -10,11 +10,13 @@ import (
 )
 
 // referenceSection returns the Markdown table rows of one `## heading`
-// section of the guide's reference page, each split into trimmed cells;
-// rows whose first cell is not a `code` span (headers, rules) are left out.
+// section of the guide's trace reference page (content/trace.md, where
+// the trace's fields, events and messages are documented), each split
+// into trimmed cells; rows whose first cell is not a `code` span
+// (headers, rules) are left out.
 func referenceSection(t *testing.T, heading string) [][]string {
 	t.Helper()
-	b, err := os.ReadFile("../content/reference.md")
+	b, err := os.ReadFile("../content/trace.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func referenceSection(t *testing.T, heading string) [][]string {
 		rows = append(rows, cells)
 	}
 	if len(rows) == 0 {
-		t.Fatalf("reference.md has no table rows under ## %s", heading)
+		t.Fatalf("trace.md has no table rows under ## %s", heading)
 	}
 	return rows
 }
@@ -60,7 +62,7 @@ func fieldNames[T any](fs []field[T]) []string {
 	return out
 }
 
-// TestReferenceListsEveryEventKind keeps the reference page's event tables
+// TestReferenceListsEveryEventKind keeps the trace reference page's event tables
 // equal to kindFields: one row per kind, in the same order, naming the
 // fields the kind always carries and, in the third column, those it
 // carries only sometimes; every reason the kind allows is named in its
@@ -108,7 +110,7 @@ func checkKindTables[K ~string, T any](t *testing.T, heading string, specs []kin
 		}
 	}
 	if !slices.Equal(pageKinds, codeKinds) {
-		t.Errorf("reference.md lists %s kinds\n%v\nbut the engine has\n%v", heading, pageKinds, codeKinds)
+		t.Errorf("trace.md lists %s kinds\n%v\nbut the engine has\n%v", heading, pageKinds, codeKinds)
 	}
 	for _, r := range kindRows {
 		s := bySpec[strings.Trim(r[0], "`")]
@@ -116,14 +118,14 @@ func checkKindTables[K ~string, T any](t *testing.T, heading string, specs []kin
 			continue
 		}
 		if got, want := spans(r[1]), fieldNames(s.fields); !slices.Equal(got, want) {
-			t.Errorf("reference.md: %s carries %v, the engine %v", s.kind, got, want)
+			t.Errorf("trace.md: %s carries %v, the engine %v", s.kind, got, want)
 		}
 		if want := s.optionalNames(); !subsequence(want, spans(r[2])) || (len(want) == 0 && r[2] != "") {
-			t.Errorf("reference.md: %s carries %q only sometimes, the engine %v", s.kind, r[2], want)
+			t.Errorf("trace.md: %s carries %q only sometimes, the engine %v", s.kind, r[2], want)
 		}
 		for _, reason := range s.reasons {
 			if !slices.Contains(spans(r[3]), reason) {
-				t.Errorf("reference.md: %s row does not name reason %q", s.kind, reason)
+				t.Errorf("trace.md: %s row does not name reason %q", s.kind, reason)
 			}
 		}
 	}
@@ -132,13 +134,13 @@ func checkKindTables[K ~string, T any](t *testing.T, heading string, specs []kin
 		for _, name := range spans(r[0]) {
 			documented[name] = true
 			if !used[name] {
-				t.Errorf("reference.md documents %s field %q, which no kind carries", heading, name)
+				t.Errorf("trace.md documents %s field %q, which no kind carries", heading, name)
 			}
 		}
 	}
 	for name := range used {
 		if !documented[name] {
-			t.Errorf("reference.md has no row for %s field %q", heading, name)
+			t.Errorf("trace.md has no row for %s field %q", heading, name)
 		}
 	}
 }
@@ -169,13 +171,13 @@ func jsonNames(v any) []string {
 	return out
 }
 
-// TestReferenceListsPartitionFields keeps the reference page's table of a
+// TestReferenceListsPartitionFields keeps the trace reference page's table of a
 // beat's partitions equal to Partition: every field the trace writes has
 // a row, no row names a field it does not write, and the `replicas` row
 // names every field of Replica.
 func TestReferenceListsPartitionFields(t *testing.T) {
 	var rows [][]string
-	for _, r := range referenceSection(t, "The trace: what kflowgen sim prints") {
+	for _, r := range referenceSection(t, "What kflowgen sim prints") {
 		if len(r) == 2 {
 			rows = append(rows, r)
 		}
@@ -193,7 +195,7 @@ func TestReferenceListsPartitionFields(t *testing.T) {
 		}
 	}
 	if start < 0 {
-		t.Fatal("reference.md has no `partition` row in its trace section")
+		t.Fatal("trace.md has no `partition` row in its trace section")
 	}
 	var page []string
 	var replicas string
@@ -206,17 +208,17 @@ func TestReferenceListsPartitionFields(t *testing.T) {
 	code := jsonNames(Partition{})
 	for _, name := range code {
 		if !slices.Contains(page, name) {
-			t.Errorf("reference.md has no row for the partition field %q", name)
+			t.Errorf("trace.md has no row for the partition field %q", name)
 		}
 	}
 	for _, name := range page {
 		if !slices.Contains(code, name) {
-			t.Errorf("reference.md documents a partition field %q the trace does not write", name)
+			t.Errorf("trace.md documents a partition field %q the trace does not write", name)
 		}
 	}
 	for _, name := range jsonNames(Replica{}) {
 		if !slices.Contains(spans(replicas), name) {
-			t.Errorf("reference.md's `replicas` row does not name the replica field %q", name)
+			t.Errorf("trace.md's `replicas` row does not name the replica field %q", name)
 		}
 	}
 }

@@ -17,9 +17,9 @@ import (
 )
 
 // notConcepts are the guide's pages that teach no single concept (by slug
-// prefix): the overview, how to read a figure, the scope, the reference
-// and the sources. Every other page is a concept page.
-var notConcepts = []string{"overview", "reading", "scope", "reference", "sources"}
+// prefix): the overview, how to read a figure, the scope, the two reference
+// pages (scenario and trace) and the sources. Every other page is a concept page.
+var notConcepts = []string{"overview", "reading", "scope", "reference", "trace", "sources"}
 
 // TestConceptPagesShowAndPin checks issue 8's rule for the embedded guide:
 // every concept page has at least one figure and at least one pinned

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestReferenceJQ runs the jq one-liners of the reference page as a reader
-// would: each ```sh line "kflowgen sim ARGS | jq -c 'EXPR'" of the page is
-// split at the pipe, kflowgen sim runs in process (the guide page it names
+// TestReferenceJQ runs the jq one-liners of the trace reference page
+// (content/trace.md) as a reader would: each ```sh line
+// "kflowgen sim ARGS | jq -c 'EXPR'" of the page is split at the pipe, kflowgen sim runs in process (the guide page it names
 // read from content/, FILE replaced by testdata/duplicate-append.yaml) and
 // jq reads its output. The archived-record one-liner must find the record
 // the delivery-count page archives, and the duplicate one record 1's two
@@ -18,13 +18,13 @@ import (
 func TestReferenceJQ(t *testing.T) {
 	jq, err := exec.LookPath("jq")
 	if err != nil {
-		const why = "jq is not installed (no jq on PATH): the reference page's jq one-liners are not run"
+		const why = "jq is not installed (no jq on PATH): the trace reference page's jq one-liners are not run"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(why + " (CI=true: .ci/run installs jq)")
 		}
 		t.Skip(why + "; apt-get install jq runs them")
 	}
-	page, err := os.ReadFile("../../content/reference.md")
+	page, err := os.ReadFile("../../content/trace.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +67,6 @@ func TestReferenceJQ(t *testing.T) {
 		}
 	}
 	if found != 2 {
-		t.Errorf("reference.md has %d kflowgen sim | jq one-liners, want 2", found)
+		t.Errorf("trace.md has %d kflowgen sim | jq one-liners, want 2", found)
 	}
 }
