@@ -194,25 +194,10 @@ func (e *engine) deposedProduce(p *partition, d *deposedLeader, m *message) {
 }
 
 // sweepDeposed answers d's parked requests its high watermark passed and,
-// with expire, those past their deadline (REQUEST_TIMED_OUT).
+// with expire, those past their deadline (REQUEST_TIMED_OUT), as a leader
+// does (answerParked), judged by the ISR d still believes in.
 func (e *engine) sweepDeposed(p *partition, d *deposedLeader, expire bool) {
-	keep := d.parked[:0]
-	for _, pp := range d.parked {
-		reply := message{kind: msgProduceResponse, from: d.broker, to: 0, part: p.id, record: pp.record, attempt: pp.attempt}
-		switch {
-		case d.hw >= pp.requiredOffset:
-			reply.offset = pp.requiredOffset - 1
-		case expire && e.now >= pp.deadline:
-			reply.errCode = errRequestTimedOut
-		default:
-			keep = append(keep, pp)
-			continue
-		}
-		e.send(reply)
-		e.prod.onAnswering(e, pp.record, pp.attempt, reply.errCode == errNone)
-	}
-	clear(d.parked[len(keep):])
-	d.parked = keep
+	d.parked = e.answerParked(d.parked, d.broker, p.id, d.hw, len(d.isr) >= e.effectiveMinIsr(p), expire)
 }
 
 // heldByDeposed reports whether a deposed leader of p holds record r at

@@ -581,20 +581,32 @@ func (e *engine) expireParked(p *partition) {
 	e.sweepParked(p, true)
 }
 
-// sweepParked answers the parked requests the high watermark passed and,
-// when expire is set, those past their deadline; it keeps the rest in
-// order.
+// sweepParked answers the leader's parked requests the high watermark
+// passed and, when expire is set, those past their deadline; it keeps the
+// rest in order.
 func (e *engine) sweepParked(p *partition, expire bool) {
 	if len(p.parked) == 0 {
 		return
 	}
-	keep := p.parked[:0]
-	for _, pp := range p.parked {
-		reply := message{kind: msgProduceResponse, from: p.leader, to: 0, part: p.id, record: pp.record, attempt: pp.attempt,
+	enough := p.maximalISRSize() >= e.effectiveMinIsr(p)
+	p.parked = e.answerParked(p.parked, p.leader, p.id, p.hw, enough, expire)
+}
+
+// answerParked is the purgatory sweep both a leader and a deposed leader
+// run over their parked acks=all requests: each whose required offset the
+// high watermark hw reached is answered from broker from — NONE when
+// enough (the ISR meets the effective min ISR), else
+// NOT_ENOUGH_REPLICAS_AFTER_APPEND — and, with expire, each still waiting
+// at its deadline is answered REQUEST_TIMED_OUT. It returns the requests
+// left, in order, reusing parked's array.
+func (e *engine) answerParked(parked []parkedProduce, from, part int, hw int64, enough, expire bool) []parkedProduce {
+	keep := parked[:0]
+	for _, pp := range parked {
+		reply := message{kind: msgProduceResponse, from: from, to: 0, part: part, record: pp.record, attempt: pp.attempt,
 			offset: pp.requiredOffset - 1}
 		switch {
-		case p.hw >= pp.requiredOffset:
-			if p.maximalISRSize() < e.effectiveMinIsr(p) {
+		case hw >= pp.requiredOffset:
+			if !enough {
 				reply.errCode = errNotEnoughReplicasAfterAppend
 			}
 		case expire && e.now >= pp.deadline:
@@ -606,8 +618,8 @@ func (e *engine) sweepParked(p *partition, expire bool) {
 		e.send(reply)
 		e.prod.onAnswering(e, pp.record, pp.attempt, reply.errCode == errNone)
 	}
-	clear(p.parked[len(keep):])
-	p.parked = keep
+	clear(parked[len(keep):])
+	return keep
 }
 
 // handleFetch is the leader's side of a follower fetch
