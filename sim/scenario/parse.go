@@ -295,6 +295,46 @@ var parserProblems = map[string]bool{
 	"found undefined tag handle":             true,
 }
 
+// contextProblems are the parser problems for which yaml reports the line
+// where the enclosing block began (its "context"), not the line at fault.
+var contextProblems = map[string]bool{
+	"did not find expected '-' indicator": true,
+	"did not find expected key":           true,
+}
+
+// problemLine finds the line at fault for a context problem reported at
+// line from (1-based): the first line k, from on, such that the text up
+// to and including line k fails with the same message. Prefixes that end
+// before the fault parse, and those past it fail, so a binary search takes
+// about log2(lines) parses. A prefix that fails otherwise (cut inside a
+// {…} spanning lines) counts as parsing. It returns from when no later
+// line qualifies.
+func problemLine(lines [][]byte, from int, msg string) int {
+	fails := func(k int) bool {
+		var n yaml.Node
+		prefix := append(bytes.Join(lines[:k], []byte("\n")), '\n') // a line ends, as in the file
+		err := safeDecode(yaml.NewDecoder(bytes.NewReader(prefix)), &n)
+		if err == nil || errors.Is(err, io.EOF) {
+			return false
+		}
+		m := yamlLine.FindStringSubmatch(err.Error())
+		return m != nil && m[2] == msg
+	}
+	lo, hi := from-1, len(lines) // lines[:lo] holds no fault; lines[:hi] does
+	if lo < 0 || lo >= hi || !fails(hi) {
+		return from
+	}
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
 // decode reads the single YAML document in src and returns its root node,
 // or nil after reporting why it cannot.
 func (p *parser) decode() (root *yaml.Node) {
@@ -360,6 +400,9 @@ func (p *parser) yamlError(err error) {
 		}
 	}
 	lines := bytes.Split(p.src, []byte("\n"))
+	if contextProblems[msg] {
+		line = problemLine(lines, line, msg)
+	}
 	if line > len(lines) {
 		line = len(lines)
 	}
@@ -404,7 +447,7 @@ func (p *parser) yamlError(err error) {
 				col = c
 			}
 			msg += " (the […] list opened here is not closed)"
-		case "did not find expected key", "mapping values are not allowed in this context":
+		case "did not find expected key", "mapping values are not allowed in this context", "did not find expected '-' indicator":
 			msg += " (check this line's indentation against the lines above)"
 		}
 		msg = "invalid YAML: " + msg
