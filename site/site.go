@@ -635,7 +635,7 @@ func renderBody(md goldmark.Markdown, pg *Page) (template.HTML, error) {
 
 // readAssets copies every *.css, *.js and *.svg file at the top of the templates
 // folder into AssetDir, except svganim.WordsFile, which Generate writes
-// from svganim.WordsJS.
+// from svganim.WordsJS; stylesheets are minified (minifyCSS).
 func readAssets(tfs fs.FS) ([]File, error) {
 	entries, err := fs.ReadDir(tfs, ".")
 	if err != nil {
@@ -650,6 +650,11 @@ func readAssets(tfs fs.FS) ([]File, error) {
 		b, err := fs.ReadFile(tfs, e.Name())
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
+		}
+		if ext == ".css" {
+			if b, err = minifyCSS(e.Name(), b); err != nil {
+				return nil, err
+			}
 		}
 		files = append(files, File{Path: AssetDir + "/" + e.Name(), Data: b})
 	}
