@@ -39,15 +39,18 @@ func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "bench builds the guide as build and serve do and prints: the build's wall time (first,\n" +
 			"cold, and warm as serve rebuilds; budget 0.5 s), the pages, figures and beats, the site's\n" +
 			"bytes raw and gzip, each page's gzip bytes at first paint (its HTML and the stylesheets and\n" +
-			"scripts it loads; budget 40 KB), the figure scripts' gzip bytes (stepper.js and kf-words.js;\n" +
-			"budget 8 KB), each figure's gzip bytes against its information bound (for information),\n" +
-			"the engine's beats/s and record-beats/s (budget 1,000,000), a build of a scenario at every\n" +
-			"size limit, and the time the engine's invariant check (run by every build on every beat)\n" +
-			"takes of those builds, the playground's WebAssembly module, raw and gzip (budget\n" +
-			"1.5 MB gzip), and, in Chromium, the time from the playground's Run to the figure's first\n" +
-			"frame for every fence of the guide, median and p99 (budget 250 ms). It exits with status 1 when a byte budget is missed; sizes do not\n" +
-			"depend on the machine, timings do, so timings never fail it. It reads the content like\n" +
-			"build (./content, else the built-in guide) and writes only to a temporary folder.\n\n" +
+			"scripts it loads; budget 40 KB), what each figure's knobs add to its page's first paint\n" +
+			"(budget 10% of the page without them; the other combinations load on demand), the figure\n" +
+			"scripts' gzip bytes (stepper.js and kf-words.js; budget 8 KB), each figure's gzip bytes\n" +
+			"against its information bound (for information), the engine's beats/s and record-beats/s\n" +
+			"(budget 1,000,000), a build of a scenario at every size limit, and the time the engine's\n" +
+			"invariant check (run by every build on every beat) takes of those builds, the playground's\n" +
+			"WebAssembly module, raw and gzip (budget 1.5 MB gzip), and, in Chromium, the time from the\n" +
+			"playground's Run to the figure's first frame for every fence of the guide, median and p99\n" +
+			"(budget 250 ms). It exits with status 1 when a page, knob or figure-script byte budget is\n" +
+			"missed (the module's is reported only); sizes do not depend on the machine, timings do,\n" +
+			"so timings never fail it. It reads the content like build (./content, else the built-in\n" +
+			"guide) and writes only to a temporary folder.\n\n" +
 			"With --against-hugo it measures kflowgen beside Hugo instead, on sites made of the\n" +
 			"guide's pages repeated to --pages counts (0: the guide itself) and a Hugo site of the\n" +
 			"same Markdown: cold builds in paired runs (kflowgen, then hugo, --runs times; budget\n" +
