@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/site"
@@ -32,7 +34,9 @@ const (
 // KnobWeight is what the knobs of one figure cost its page at first
 // paint: With is the page's first-paint weight (PageWeight.Total) as
 // built, Without the same page with the figure's default combination
-// alone in place of the knob figure (fence.Result.Plain), gzip bytes.
+// alone in place of the knob figure (fence.Result.Plain) and, when no
+// other figure of the page has knobs, without knobsCSS, which such a page
+// does not load; gzip bytes.
 // Variants counts the figure's combinations; Scripts sums the gzip sizes
 // of the scripts of the combinations loaded on demand, and Largest is the
 // largest of them.
@@ -50,10 +54,23 @@ func (k KnobWeight) Permille() int {
 	return (k.With - k.Without) * 1000 / k.Without
 }
 
+// knobsCSS is the stylesheet a page loads only when one of its figures
+// has knobs (templates/layout.html, site's HasKnobs).
+const knobsCSS = site.AssetDir + "/kf-knobs.css"
+
+// knobsLink is the element that loads knobsCSS, at any depth of folders.
+var knobsLink = regexp.MustCompile(`\n?<link rel="stylesheet" href="[^"]*kf-knobs\.css">`)
+
 // weighKnobs weighs every figure with knobs of s against its page
 // without them.
 func weighKnobs(s *site.Site, pages []PageWeight) ([]KnobWeight, error) {
 	var out []KnobWeight
+	perPage := map[string]int{} // figures with knobs on each page
+	for _, f := range s.Figures {
+		if f.Run != nil && len(f.Run.Knobs) > 0 {
+			perPage[f.Page]++
+		}
+	}
 	for _, f := range s.Figures {
 		run := f.Run
 		if run == nil || len(run.Knobs) == 0 {
@@ -67,7 +84,13 @@ func weighKnobs(s *site.Site, pages []PageWeight) ([]KnobWeight, error) {
 		for _, p := range pages {
 			if p.Path == f.Page {
 				k.With = p.Total()
-				k.Without = p.Total() - p.HTML + GzipSize(bytes.Replace(page, run.HTML, run.Plain, 1))
+				plain := bytes.Replace(page, run.HTML, run.Plain, 1)
+				k.Without = p.Total() - p.HTML
+				if perPage[f.Page] == 1 && slices.Contains(p.Loaded, knobsCSS) {
+					plain = knobsLink.ReplaceAll(plain, nil)
+					k.Without -= GzipSize(s.File(knobsCSS))
+				}
+				k.Without += GzipSize(plain)
 			}
 		}
 		for _, a := range run.Assets {
