@@ -32,7 +32,8 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "sim FILE",
 		Short: "Print one scenario's trace as JSON",
 		Long: "sim runs one scenario through the engine and prints its trace as JSON: the state of every\n" +
-			"partition and replica after each beat, each beat's events (kind, text and fields), and every record's fate.\n" +
+			"partition and replica after each beat, each beat's events (kind, text and fields), and every record's fate;\n" +
+			"the guide's Trace reference page (trace.html, content/trace.md) describes every field.\n" +
 			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
 			"holding one bare scenario. The fence is run as the build runs it: a failed expect: entry of\n" +
 			"either run, or a breach of the engine's invariants, is printed to stderr and exits with 1.\n" +
