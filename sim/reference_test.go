@@ -222,3 +222,37 @@ func TestReferenceListsPartitionFields(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceTraceOnItsOwnPage keeps the trace contract in one place:
+// the scenario reference page (content/reference.md) has none of the
+// trace's sections, whose tables the tests above check only on
+// content/trace.md, and the two pages link to each other.
+func TestReferenceTraceOnItsOwnPage(t *testing.T) {
+	ref, err := os.ReadFile("../content/reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace, err := os.ReadFile("../content/trace.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"What kflowgen sim prints", "Events", "Messages"} {
+		if !strings.Contains(string(trace), "\n## "+h+"\n") {
+			t.Errorf("trace.md has no ## %s section", h)
+		}
+		if strings.Contains(string(ref), "\n## "+h+"\n") {
+			t.Errorf("reference.md has a ## %s section: the trace is documented on trace.md, where it is tested", h)
+		}
+	}
+	for _, row := range []string{"| `append` |", "| `fetch-response` |", "| `leaderEpochStartOffset` |"} {
+		if strings.Contains(string(ref), row) {
+			t.Errorf("reference.md holds the trace row %q, which only trace.md's tests check", row)
+		}
+	}
+	if !strings.Contains(string(ref), "](trace.md)") {
+		t.Error("reference.md does not link to trace.md")
+	}
+	if !strings.Contains(string(trace), "](reference.md") {
+		t.Error("trace.md does not link to reference.md")
+	}
+}
