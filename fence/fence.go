@@ -239,7 +239,12 @@ type Options struct {
 // that was not run, or whose run has errors (a failed expectation or a
 // breached invariant: the build fails, so no markup is needed). A panic in
 // the renderer comes back as an InternalError.
-func (r *Result) Draw(o Options) {
+func (r *Result) Draw(o Options) { r.draw(o, true) }
+
+// draw is Draw; with all false, a fence with knobs gets its page markup
+// (r.HTML, r.Plain) but no Assets: only the default combination is drawn,
+// and DrawVariant draws the others when they are wanted.
+func (r *Result) draw(o Options, all bool) {
 	if r.Trace == nil || len(r.Errors) > 0 {
 		return
 	}
@@ -249,10 +254,7 @@ func (r *Result) Draw(o Options) {
 			r.Errors = append(r.Errors, internal(r.Scenario.Pos, "while drawing this figure", v)...)
 		}
 	}()
-	id := r.Scenario.ID
-	if o.ID != nil {
-		id = o.ID(id)
-	}
+	id := r.figureID(o)
 	if len(r.Knobs) == 0 {
 		html, err := drawRun(r.Scenario, r.Compare, r.Runs[0], id, o.Workers)
 		if err != nil {
@@ -262,31 +264,87 @@ func (r *Result) Draw(o Options) {
 		r.HTML = html
 		return
 	}
-	// Every combination is drawn, one after another; each spreads its
-	// beats over Workers (svganim.Options.Workers), as a figure does.
+	// Every combination is drawn (or, for !all, the default alone), one
+	// after another; each spreads its beats over Workers
+	// (svganim.Options.Workers), as a figure does. The outcome table
+	// needs only the traces, which Run made for every combination.
 	vs := make([]svganim.Variant, len(r.Variants))
 	for i, v := range r.Variants {
 		run := r.Runs[i]
+		vs[i] = svganim.Variant{Choice: v.Choice, Runs: []*sim.Trace{run.Trace}}
+		if run.CompareTrace != nil {
+			vs[i].Runs = append(vs[i].Runs, run.CompareTrace)
+		}
+		if !all && i != r.Default {
+			continue
+		}
 		html, err := drawRun(v.Scenario, v.Compare, run, id, o.Workers)
 		if err != nil {
 			r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure with " + r.label(v.Choice) + ": " + err.Error()})
 			return
 		}
-		vs[i] = svganim.Variant{Choice: v.Choice, HTML: html, Runs: []*sim.Trace{run.Trace}}
-		if run.CompareTrace != nil {
-			vs[i].Runs = append(vs[i].Runs, run.CompareTrace)
-		}
+		vs[i].HTML = html
 	}
-	knobs := make([]svganim.Knob, len(r.Knobs))
-	for i, k := range r.Knobs {
-		knobs[i] = svganim.Knob{Name: k.Name, Path: k.Path, Group: k.Group, Values: k.Values}
+	knobs := r.svgKnobs()
+	var html []byte
+	var assets [][]byte
+	var err error
+	if all {
+		html, assets, err = svganim.KnobFigure(id, knobs, vs, r.Default)
+	} else {
+		html, err = svganim.KnobPage(id, knobs, vs, r.Default)
 	}
-	html, assets, err := svganim.KnobFigure(id, knobs, vs, r.Default)
 	if err != nil {
 		r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure: " + err.Error()})
 		return
 	}
 	r.HTML, r.Assets, r.Plain = html, assets, vs[r.Default].HTML
+}
+
+// DrawVariant draws combination i of a fence with knobs that Draw (or
+// Play) has drawn, and returns its script: the bytes Draw puts in
+// Assets[i] (svganim.KnobAsset), for the same Options. It returns nil for
+// the default combination, which the figure already holds, and an error
+// for a fence without a drawn figure, without knobs, or an i out of range.
+// A panic in the renderer comes back as an InternalError.
+func (r *Result) DrawVariant(o Options, i int) (script []byte, err error) {
+	if r.HTML == nil || len(r.Knobs) == 0 || i < 0 || i >= len(r.Variants) || len(r.Runs) != len(r.Variants) {
+		return nil, fmt.Errorf("no combination %d to draw: the figure is not drawn or has %d", i, len(r.Variants))
+	}
+	if i == r.Default {
+		return nil, nil
+	}
+	if len(r.Assets) == len(r.Variants) {
+		return r.Assets[i], nil
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			script, err = nil, internal(r.Scenario.Pos, "while drawing this figure", v)[0]
+		}
+	}()
+	v, id := r.Variants[i], r.figureID(o)
+	html, err := drawRun(v.Scenario, v.Compare, r.Runs[i], id, o.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("cannot draw the figure with %s: %w", r.label(v.Choice), err)
+	}
+	return svganim.KnobAsset(id, i, html)
+}
+
+// figureID is the DOM id o gives r's figure.
+func (r *Result) figureID(o Options) string {
+	if o.ID != nil {
+		return o.ID(r.Scenario.ID)
+	}
+	return r.Scenario.ID
+}
+
+// svgKnobs is r's knobs as the renderer takes them.
+func (r *Result) svgKnobs() []svganim.Knob {
+	knobs := make([]svganim.Knob, len(r.Knobs))
+	for i, k := range r.Knobs {
+		knobs[i] = svganim.Knob{Name: k.Name, Path: k.Path, Group: k.Group, Values: k.Values}
+	}
+	return knobs
 }
 
 // label names a combination of r's knob values.

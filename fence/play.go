@@ -16,17 +16,35 @@ import (
 // misses — and those entries come back in Errors beside the markup. Parse
 // errors and internal errors leave HTML nil. Positions are relative to
 // the text. Play never panics.
+//
+// For a fence with knobs every combination is simulated and checked (the
+// figure's outcome table and the expect: entries need every trace) but
+// only the default is drawn, so the figure is on screen without waiting
+// for the others: Assets stays nil, and PlayVariant draws combination i
+// when a reader first picks it.
 func Play(body []byte, slug string) *Result {
 	r := Parse(body).Run()
-	o := Options{ID: func(id string) string { return FigureID(slug, id) }}
 	if r.Trace == nil || hasInternal(r.Errors) {
 		return r
 	}
 	errs := r.Errors
 	r.Errors = nil
-	r.Draw(o)
+	r.draw(playOptions(slug), false)
 	r.Errors = append(errs, r.Errors...)
 	return r
+}
+
+// PlayVariant draws combination i of r, a Play result for a page with
+// the given slug, and returns its script, byte for byte what the build
+// writes to VariantFile (DrawVariant): nil for the default combination,
+// an error for a figure not drawn, without knobs, or an i out of range.
+func PlayVariant(r *Result, slug string, i int) ([]byte, error) {
+	return r.DrawVariant(playOptions(slug), i)
+}
+
+// playOptions are the Options Play draws with for a page's slug.
+func playOptions(slug string) Options {
+	return Options{ID: func(id string) string { return FigureID(slug, id) }}
 }
 
 // hasInternal says whether errs holds an InternalError.

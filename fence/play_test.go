@@ -13,18 +13,22 @@ import (
 
 // TestPlayIsTheBuild: for every fence of the guide, Play (what the
 // playground's WebAssembly runs) gives the markup the build wrote for
-// that figure, byte for byte, and no errors. The browser test in package
-// playground checks the same through the real module in Chromium.
+// that figure, byte for byte, and no errors; for a fence with knobs it
+// draws no other combination (Assets nil) until PlayVariant is asked,
+// which gives each combination's script as the build wrote it. The
+// browser test in package playground checks the same through the real
+// module in Chromium.
 func TestPlayIsTheBuild(t *testing.T) {
 	s, err := site.Generate(site.Options{Content: content.FS, ContentName: "content", KeepRuns: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	built := map[string][]byte{}
+	assets := map[string][][]byte{}
 	for _, f := range s.Figures {
-		built[f.ID] = f.Run.HTML
+		built[f.ID], assets[f.ID] = f.Run.HTML, f.Run.Assets
 	}
-	n := 0
+	n, variants := 0, 0
 	err = fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err
@@ -43,6 +47,16 @@ func TestPlayIsTheBuild(t *testing.T) {
 			if want, ok := built[id]; !ok || !bytes.Equal(r.HTML, want) || len(want) == 0 {
 				t.Errorf("%s:%d: Play drew %d bytes for %s, the build %d (found: %v)", p, f.Line, len(r.HTML), id, len(want), ok)
 			}
+			if r.Assets != nil {
+				t.Errorf("%s:%d: Play drew the other combinations of %s before they were asked for", p, f.Line, id)
+			}
+			for i, want := range assets[id] {
+				got, err := fence.PlayVariant(r, site.Slug(p), i)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("%s:%d: combination %d of %s: PlayVariant gave %d bytes (%v), the build %d", p, f.Line, i, id, len(got), err, len(want))
+				}
+				variants++
+			}
 			n++
 		}
 		return nil
@@ -50,8 +64,8 @@ func TestPlayIsTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != len(s.Figures) || n < 20 {
-		t.Errorf("compared %d fences, the guide has %d figures", n, len(s.Figures))
+	if n != len(s.Figures) || n < 20 || variants < 10 {
+		t.Errorf("compared %d fences and %d combinations, the guide has %d figures", n, variants, len(s.Figures))
 	}
 }
 
@@ -69,6 +83,29 @@ func TestPlayDrawsAContradictedClaim(t *testing.T) {
 	}
 	if b := fence.Figure(body, fence.Options{}); b.HTML != nil {
 		t.Errorf("the build drew a figure whose claim fails")
+	}
+}
+
+// TestPlayVariantRefuses: PlayVariant names what it cannot draw instead
+// of drawing something: a figure without knobs, a combination out of
+// range, a fence that did not parse.
+func TestPlayVariantRefuses(t *testing.T) {
+	plain := fence.Play([]byte(pair), "playground")
+	knobbed := fence.Play([]byte(pair+"knobs: {producer.acks: [0, 1, all]}\n"), "playground")
+	broken := fence.Play([]byte("id: x\nbrokers: many\n"), "playground")
+	if plain.HTML == nil || knobbed.HTML == nil || len(knobbed.Variants) != 3 {
+		t.Fatalf("the fences do not draw: %v, %v", plain.Errors, knobbed.Errors)
+	}
+	for _, c := range []struct {
+		r *fence.Result
+		i int
+	}{{plain, 1}, {knobbed, 3}, {knobbed, -1}, {broken, 0}} {
+		if b, err := fence.PlayVariant(c.r, "playground", c.i); err == nil || b != nil {
+			t.Errorf("combination %d of %d: %d bytes, error %v", c.i, len(c.r.Variants), len(b), err)
+		}
+	}
+	if b, err := fence.PlayVariant(knobbed, "playground", knobbed.Default); b != nil || err != nil {
+		t.Errorf("the default combination: %d bytes, error %v; the figure holds it", len(b), err)
 	}
 }
 

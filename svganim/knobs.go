@@ -45,25 +45,40 @@ type Variant struct {
 // element the first time a reader picks it — so file:// works — and
 // which a standalone page may also inline. The error reports markup that
 // is not a figure of this id, or variants and knobs that do not fit.
+//
+// KnobFigure is KnobPage and a KnobAsset for every other variant.
 func KnobFigure(id string, knobs []Knob, variants []Variant, def int) (page []byte, assets [][]byte, err error) {
+	if page, err = KnobPage(id, knobs, variants, def); err != nil {
+		return nil, nil, err
+	}
+	assets = make([][]byte, len(variants))
+	for i, v := range variants {
+		if i == def {
+			continue
+		}
+		if assets[i], err = KnobAsset(id, i, v.HTML); err != nil {
+			return nil, nil, err
+		}
+	}
+	return page, assets, nil
+}
+
+// KnobPage is KnobFigure's page markup alone. Of the variants it reads
+// every Choice and Runs (the outcome table) but only the default's HTML,
+// so the others need not be drawn yet: the playground draws them when a
+// reader first picks one (KnobAsset gives the same script KnobFigure
+// does).
+func KnobPage(id string, knobs []Knob, variants []Variant, def int) ([]byte, error) {
 	n := 1
 	for _, k := range knobs {
 		n *= len(k.Values)
 	}
 	if len(knobs) == 0 || n != len(variants) || def < 0 || def >= n {
-		return nil, nil, fmt.Errorf("figure %s: %d variants for knobs with %d combinations (default %d)", id, len(variants), n, def)
+		return nil, fmt.Errorf("figure %s: %d variants for knobs with %d combinations (default %d)", id, len(variants), n, def)
 	}
-	inner := make([][]byte, n)
-	var class string
-	for i, v := range variants {
-		c, in, err := variantMarkup(id, i, v.HTML)
-		if err != nil {
-			return nil, nil, err
-		}
-		if i == def {
-			class = c
-		}
-		inner[i] = in
+	class, inner, err := variantMarkup(id, def, variants[def].HTML)
+	if err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<figure class="%s" id="%s" data-kn="%d" data-kv="%d" tabindex="0" aria-labelledby="%s-t">`+"\n", class, id, n, def, id)
@@ -82,22 +97,27 @@ func KnobFigure(id string, knobs []Knob, variants []Variant, def int) (page []by
 		b.WriteString(`</div>`)
 	}
 	b.WriteString("</div>\n")
-	b.Write(inner[def])
+	b.Write(inner)
 	outcomeTable(&b, knobs, variants, def)
 	b.WriteString("</figure>\n")
+	return b.Bytes(), nil
+}
 
-	assets = make([][]byte, n)
-	for i := range variants {
-		if i == def {
-			continue
-		}
-		js := appendJSONString(nil, string(inner[i]))
-		key := strconv.Quote(id + "." + itoa(i))
-		var a bytes.Buffer
-		fmt.Fprintf(&a, "(self.kfV=self.kfV||{})[%s]=%s;self.kfVLoaded&&kfVLoaded(%s);\n", key, js, key)
-		assets[i] = a.Bytes()
+// KnobAsset is the script that defines variant i of knob figure id,
+// html being that variant's figure (Variant.HTML): it sets
+// self.kfV["ID.i"] to the variant's <div class="kf-var"> markup and calls
+// self.kfVLoaded("ID.i") when knobs.js waits for it. The error reports
+// markup that is not a figure of this id.
+func KnobAsset(id string, i int, html []byte) ([]byte, error) {
+	_, inner, err := variantMarkup(id, i, html)
+	if err != nil {
+		return nil, err
 	}
-	return b.Bytes(), assets, nil
+	js := appendJSONString(nil, string(inner))
+	key := strconv.Quote(id + "." + itoa(i))
+	var a bytes.Buffer
+	fmt.Fprintf(&a, "(self.kfV=self.kfV||{})[%s]=%s;self.kfVLoaded&&kfVLoaded(%s);\n", key, js, key)
+	return a.Bytes(), nil
 }
 
 // variantMarkup turns variant i's <figure> into a <div class="kf-var">
