@@ -2,6 +2,7 @@ package playground_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"flag"
 	"os"
@@ -64,22 +65,26 @@ func jsString(s string) string {
 
 // TestBrowserSameBytes runs the real module in Chromium, from the built
 // site opened as files, on every fence of the guide with its page's slug,
-// and wants the build's markup for that figure byte for byte.
+// and wants the build's markup for that figure byte for byte; for a
+// figure with knobs, it wants each other combination that kflowVariant
+// draws afterwards to be the script the build wrote for it.
 func TestBrowserSameBytes(t *testing.T) {
 	browsertest.Chromium(t)
 	s, out := builtGuide(t)
 	built := map[string][]byte{}
+	assets := map[string][][]byte{}
 	for _, f := range s.Figures {
-		built[f.ID] = f.Run.HTML
+		built[f.ID], assets[f.ID] = f.Run.HTML, f.Run.Assets
 	}
 	bodies, slugs := guideFences(t)
 	ctx := browsertest.Start(t, 1280, 900)
 	open(t, ctx, "file://"+filepath.ToSlash(filepath.Join(out, playground.PageFile)))
-	n := 0
+	n, variants := 0, 0
 	for i, b := range bodies {
 		got := eval[struct {
-			HTML   string
-			Errors []struct{ Line, Col int }
+			HTML       string
+			Errors     []struct{ Line, Col int }
+			Run, Knobs int
 		}](t, ctx, `kflowFigure(`+jsString(string(b))+`, `+jsString(slugs[i])+`)`)
 		p := fence.Parse(b)
 		if p.Scenario == nil {
@@ -91,10 +96,21 @@ func TestBrowserSameBytes(t *testing.T) {
 			t.Errorf("%s: the playground drew %d bytes (errors %v), the build %d; first difference at byte %d",
 				id, len(got.HTML), got.Errors, len(want), firstDiff(got.HTML, string(want)))
 		}
+		if got.Knobs != len(assets[id]) {
+			t.Errorf("%s: the playground counts %d combinations, the build wrote %d", id, got.Knobs, len(assets[id]))
+		}
+		for v, want := range assets[id] {
+			script := eval[string](t, ctx, fmt.Sprintf("kflowVariant(%d, %d)", got.Run, v))
+			if script != string(want) {
+				t.Errorf("%s: combination %d drawn in the playground is %d bytes, the build's %d; first difference at byte %d",
+					id, v, len(script), len(want), firstDiff(script, string(want)))
+			}
+			variants++
+		}
 		n++
 	}
-	if n != len(s.Figures) {
-		t.Errorf("compared %d figures of %d", n, len(s.Figures))
+	if n != len(s.Figures) || variants < 10 {
+		t.Errorf("compared %d figures of %d and %d other combinations", n, len(s.Figures), variants)
 	}
 }
 
@@ -179,6 +195,20 @@ func TestBrowserPlayground(t *testing.T) {
 	})()`)
 	if len(wired) != 4 || !strings.HasPrefix(wired[1], "0 / ") || !strings.HasPrefix(wired[2], "1 / ") || wired[3] != "1" {
 		t.Errorf("the drawn figure's stepper and the page's figures: %q (want beat 0, then 1, and one figure)", wired)
+	}
+	// The other combinations are drawn when first picked (kflowVariant,
+	// through self.kfV): acks=0 takes the figure's place at the beat it
+	// showed, and stays defined for the next pick.
+	flip := eval[[]string](t, ctx, `(async () => {
+		const f = document.querySelector('#pg-figure figure.kflow'), at = () => f.querySelector('.kf-var .kf-at').value;
+		const before = at(), drawn = Object.getOwnPropertyDescriptor(self.kfV || {}, f.id + '.0');
+		f.querySelector('.kf-knobs [data-kb="0"][data-kval="0"]').click();
+		for (let i = 0; i < 500 && !f.querySelector('.kf-var[data-v="0"]'); i++) await new Promise(ok => setTimeout(ok, 20));
+		const now = Object.getOwnPropertyDescriptor(self.kfV || {}, f.id + '.0');
+		return [before, f.querySelector('.kf-var').dataset.v, at(), typeof drawn?.value, typeof now?.value];
+	})()`)
+	if len(flip) != 5 || flip[1] != "0" || flip[2] != flip[0] || flip[3] != "undefined" || flip[4] != "string" {
+		t.Errorf("picking acks=0: beat, combination shown, beat after, drawn before, drawn after = %q; want combination 0 at the same beat, drawn only at the pick", flip)
 	}
 	// The Run wrote the fence into the address: a fresh tab restores it.
 	link := eval[string](t, ctx, `kfSaved.then(() => location.href)`)

@@ -42,8 +42,30 @@ function show(errors) {
   }));
 }
 
+// A figure with knobs comes drawn in its default combination alone; the
+// others are drawn when a reader first picks one. knobs.js looks for a
+// combination in self.kfV["ID.i"] before it loads the combination's file
+// (which the playground has not): there a getter draws it (kflowVariant)
+// and runs the script the build would have written, which defines the
+// entry for good.
+function later(id, r) {
+  const v = self.kfV = {};
+  for (let i = 0; i < r.knobs; i++) {
+    if (i == r.def) continue;
+    const key = id + '.' + i;
+    Object.defineProperty(v, key, { configurable: true, enumerable: true, get() {
+      delete v[key];
+      const s = document.createElement('script');
+      s.textContent = kflowVariant(r.run, i);
+      document.head.append(s);
+      s.remove();
+      return v[key];
+    } });
+  }
+}
+
 // kfRun runs the editor's text and resolves once the figure's first frame
-// is drawn, with the module's answer {html, errors}.
+// is drawn, with the module's answer {html, errors, run, knobs, def}.
 async function kfRun() {
   await ready;
   const r = kflowFigure(text.value, 'playground');
@@ -51,15 +73,7 @@ async function kfRun() {
   out.replaceChildren();
   if (r.html) {
     out.innerHTML = r.html;
-    // A figure's other knob combinations come with the answer: defined
-    // here, the stepper finds them without loading their files.
-    for (const v of r.variants || []) {
-      if (!v) continue;
-      const s = document.createElement('script');
-      s.textContent = v;
-      document.head.append(s);
-      s.remove();
-    }
+    if (r.knobs) later(out.firstElementChild.id, r);
     await step(out.firstElementChild);
   }
   const n = r.errors.length;

@@ -302,11 +302,13 @@
   const offScreen = new IntersectionObserver(entries => {
     for (const e of entries) if (!e.isIntersecting) steppers[e.target.id].stop();
   });
+  // kfStep wires a figure drawn later (the playground's).
   if (words) {
-    for (const fig of document.querySelectorAll('figure.kflow')) {
+    self.kfStep = fig => {
       steppers[fig.id] = fig.dataset.kn ? Knobbed(fig) : Stepper(fig);
       offScreen.observe(fig);
-    }
+    };
+    for (const fig of document.querySelectorAll('figure.kflow')) kfStep(fig);
   }
   addEventListener('hashchange', followHash);
   // Printed, every storyboard opens.

@@ -2,15 +2,23 @@
 
 // Command wasm is the playground's engine: the fence package (scenario
 // parser, engine, expect: checks, renderer) compiled with GOOS=js
-// GOARCH=wasm. It defines one global function for playground.js,
+// GOARCH=wasm. It defines three global functions for playground.js:
 //
-//	kflowFigure(text, slug) → {html: "<figure…>", errors: [{line, col, msg}]}
+//	kflowFigure(text, slug) → {html: "<figure…>", errors: [{line, col, msg}], run: N, knobs: K, def: D}
+//	kflowVariant(run, i)    → the script of combination i of that run's figure, or ""
+//	kflowIdle()
 //
-// (fence.Play: text is a fence body, slug the page slug that prefixes the
-// figure's DOM id; the answer is a plain object, not JSON, so that the
-// module carries no encoding/json) and kflowIdle(), which runs a garbage
-// collection to its end, then waits for calls forever. The built module is
-// committed as ../kflow.wasm.gz; regenerate it with `go generate ./playground`.
+// kflowFigure is fence.Play: text is a fence body, slug the page slug that
+// prefixes the figure's DOM id; the answer is a plain object, not JSON,
+// so that the module carries no encoding/json. For a fence with knobs
+// (K combinations, D the default, K = 0 without knobs) only the default
+// is drawn; kflowVariant draws combination i of the figure of run N
+// (fence.PlayVariant, the script the build writes to the variant's file)
+// and answers "" for the default, for an i out of range, or when run N is
+// no longer the latest (the module keeps only the latest figure). kflowIdle
+// runs a garbage collection to its end. Then the module waits for calls
+// forever. The built module is committed as ../kflow.wasm.gz; regenerate
+// it with `go generate ./playground`.
 package main
 
 import (
@@ -22,6 +30,13 @@ import (
 
 func main() {
 	object, array := js.Global().Get("Object"), js.Global().Get("Array")
+	// The latest figure, which kflowVariant draws the other combinations
+	// of, and its run number.
+	var (
+		last     *fence.Result
+		lastSlug string
+		run      int
+	)
 	js.Global().Set("kflowFigure", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		out, errs := object.New(), array.New()
 		out.Set("html", "")
@@ -30,20 +45,30 @@ func main() {
 			errs.Call("push", problem(object, 1, 1, "kflowFigure(text, slug) needs two strings"))
 			return out
 		}
-		r := fence.Play([]byte(args[0].String()), args[1].String())
-		out.Set("html", string(r.HTML))
-		// A figure's other knob combinations (fence.Result.Assets, "" for
-		// the default), which the page runs before the stepper instead of
-		// loading them from files.
-		variants := array.New()
-		for _, a := range r.Assets {
-			variants.Call("push", string(a))
+		run++
+		last, lastSlug = fence.Play([]byte(args[0].String()), args[1].String()), args[1].String()
+		out.Set("html", string(last.HTML))
+		out.Set("run", run)
+		knobs := 0
+		if last.HTML != nil && len(last.Knobs) > 0 {
+			knobs = len(last.Variants)
 		}
-		out.Set("variants", variants)
-		for _, e := range r.Errors {
+		out.Set("knobs", knobs)
+		out.Set("def", last.Default)
+		for _, e := range last.Errors {
 			errs.Call("push", problem(object, e.Line, e.Col, e.Msg))
 		}
 		return out
+	}))
+	js.Global().Set("kflowVariant", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 2 || last == nil || args[0].Type() != js.TypeNumber || args[0].Int() != run || args[1].Type() != js.TypeNumber {
+			return ""
+		}
+		script, err := fence.PlayVariant(last, lastSlug, args[1].Int())
+		if err != nil {
+			return ""
+		}
+		return string(script)
 	}))
 	// kflowIdle finishes the garbage collection a run leaves in progress
 	// (Go's collector runs alongside the program, here inside the next
