@@ -238,6 +238,28 @@ func TestBrowserPlayground(t *testing.T) {
 	}
 }
 
+// TestBrowserEditorWraps: the editor wraps a long line instead of letting
+// it run out sideways, on a 390 px phone (where the sample wraps several
+// lines) and at 1280 px.
+func TestBrowserEditorWraps(t *testing.T) {
+	browsertest.Chromium(t)
+	_, out := builtGuide(t)
+	for _, c := range []struct{ width, wrapped int }{{390, 3}, {1280, 1}} {
+		ctx := browsertest.Start(t, c.width, 900)
+		open(t, ctx, "file://"+filepath.ToSlash(filepath.Join(out, playground.PageFile)))
+		// Rows beyond the text's line count are wrapped lines.
+		got := eval[[]int](t, ctx, `(() => {
+			const t = document.getElementById('pg-text'), lines = t.value.split('\n').length;
+			t.style.height = '0'; t.style.minHeight = '0';
+			const s = getComputedStyle(t), line = parseFloat(s.lineHeight), pad = parseFloat(s.paddingTop) + parseFloat(s.paddingBottom);
+			return [t.scrollWidth - t.clientWidth, Math.round((t.scrollHeight - pad) / line) - lines];
+		})()`)
+		if len(got) != 2 || got[0] > 0 || got[1] < c.wrapped {
+			t.Errorf("at %d px the editor runs %v px out sideways and wraps %v rows, want none and at least %d", c.width, got[0], got[1:], c.wrapped)
+		}
+	}
+}
+
 // TestBrowserShots saves the playground, with the sample run, at desktop
 // and phone widths in the light and dark schemes, for a person to look
 // at: go test ./playground -run Shots -shots DIR.
