@@ -2,9 +2,9 @@ package playground_test
 
 import (
 	"context"
-	"fmt"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
