@@ -90,7 +90,9 @@ self.kfRun = kfRun;
 // browser compiling the module's code and the page's first figure layout
 // (in Chromium, 3 to 6 times a later run). It touches what the guide's
 // fences do: replicas and a crash, a consumer group, a share group, a
-// side-by-side compare, expect: entries of every kind and a note; then the
+// side-by-side compare, knobs (every combination simulated, the default
+// drawn, and the other drawn as a pick would), expect: entries of every
+// kind and a note; then the
 // garbage the warm-up left is collected (kflowIdle). TestWarmFence checks
 // that it draws and that every claim in it holds.
 const WARM = `id: warm
@@ -106,17 +108,19 @@ timeline:
   - {at: 3, crash: 1}
   - {at: 6, restart: 1}
 beats: 12
+knobs:
+  producer.acks: [1, all]
 compare:
   title: acks=1
   producer: {acks: 1}
 expect:
-  - {record: 1, outcome: U}
-  - {at: 4, partition: 0, leader: 2, leaderEpoch: 1, isr: [2, 3], highWatermark: 0}
-  - {at: 4, partition: 0, broker: 2, logEndOffset: 1}
-  - {at: 11, group: readers, partition: 0, owner: readers-1, position: 2, committed: 2}
-  - {at: 11, group: workers, partition: 0, startOffset: 1}
-  - {at: 11, group: workers, partition: 0, offset: 0, state: acknowledged, deliveryCount: 1}
-  - {record: 1, outcome: L, variant: compare}
+  - {record: 1, outcome: U, when: {producer.acks: all}}
+  - {at: 4, partition: 0, leader: 2, leaderEpoch: 1, isr: [2, 3], highWatermark: 0, when: {producer.acks: all}}
+  - {at: 4, partition: 0, broker: 2, logEndOffset: 1, when: {producer.acks: all}}
+  - {at: 11, group: readers, partition: 0, owner: readers-1, position: 2, committed: 2, when: {producer.acks: all}}
+  - {at: 11, group: workers, partition: 0, startOffset: 1, when: {producer.acks: all}}
+  - {at: 11, group: workers, partition: 0, offset: 0, state: acknowledged, deliveryCount: 1, when: {producer.acks: all}}
+  - {record: 1, outcome: L, variant: compare, when: {producer.acks: all}}
 notes:
   - {at: 3, text: "broker 1 crashes"}
 `;
@@ -133,6 +137,7 @@ async function warm() {
   root.innerHTML = r.html;
   root.prepend(...[...document.querySelectorAll('link[rel=stylesheet]')].map(l => l.cloneNode()));
   document.body.append(box);
+  if (self.kflowVariant) kflowVariant(r.run, 1 - r.def);
   await step(root.querySelector('figure'));
   await frame();
   box.remove();

@@ -129,7 +129,12 @@ func TestWarmFence(t *testing.T) {
 	if len(r.Errors) > 0 || len(r.HTML) == 0 {
 		t.Fatalf("the warm-up fence draws %d bytes with problems %v", len(r.HTML), r.Errors)
 	}
-	for _, key := range []string{"consumer.groups:", "share.groups:", "compare:", "crash:", "expect:", "notes:", "outcome:", "owner:", "state:"} {
+	if len(r.Variants) != 2 || len(r.Knobs) != 1 {
+		t.Errorf("the warm-up fence has %d combinations of %d knobs, want two of one", len(r.Variants), len(r.Knobs))
+	} else if v, err := fence.PlayVariant(r, "playground-warm", 1-r.Default); err != nil || len(v) == 0 {
+		t.Errorf("the warm-up fence's other combination draws %d bytes (%v)", len(v), err)
+	}
+	for _, key := range []string{"consumer.groups:", "share.groups:", "compare:", "crash:", "expect:", "notes:", "outcome:", "owner:", "state:", "knobs:", "when:"} {
 		if !bytes.Contains(warm, []byte(key)) {
 			t.Errorf("the warm-up fence has no %s", key)
 		}
