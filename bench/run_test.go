@@ -202,8 +202,9 @@ func itoaB(n int) string { return strconv.Itoa(n) }
 
 // TestRunTimesThePlayground runs the benchmark with a Chromium on a small
 // guide and checks the playground's timings are there and consistent: one
-// run per fence and pass, ordered median ≤ p99 ≤ max, the slowest named
-// by its scenario id, and the line in the report. It asserts no speed.
+// run per fence and pass, ordered median ≤ p99 ≤ max, the module's part
+// of a run as well, the slowest named by its scenario id, and the line in
+// the report. It asserts no speed.
 func TestRunTimesThePlayground(t *testing.T) {
 	chromium := browsertest.Chromium(t)
 	fsys := fstest.MapFS{
@@ -219,14 +220,15 @@ func TestRunTimesThePlayground(t *testing.T) {
 		t.Fatal("no playground timings with a Chromium given")
 	}
 	if pt.Fences != 2 || pt.Passes != 2 || len(pt.runs) != 4 || pt.First != pt.runs[0] || pt.Start <= 0 ||
-		pt.Median <= 0 || pt.Median > pt.P99 || pt.P99 > pt.Max || pt.Max != slices.Max(pt.runs) || (pt.Slowest != "one" && pt.Slowest != "crash") {
+		pt.Median <= 0 || pt.Median > pt.P99 || pt.P99 > pt.Max || pt.Max != slices.Max(pt.runs) || (pt.Slowest != "one" && pt.Slowest != "crash") ||
+		pt.ModuleMedian <= 0 || pt.ModuleMedian > pt.ModuleP99 || pt.ModuleP99 > pt.Max {
 		t.Errorf("playground timings %+v", *pt)
 	}
 	var b bytes.Buffer
 	if err := r.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`playground Run → first frame +median [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms +≤ 250.0 ms +(ok|MISSED) +\(Chromium, 2 guide fences × 2;`).Match(b.Bytes()) {
+	if !regexp.MustCompile(`playground Run → first frame +median [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms +≤ 250.0 ms +(ok|MISSED) +\(Chromium, 2 guide fences × 2; in the module median [0-9.]+ ms, p99 [0-9.]+ ms;`).Match(b.Bytes()) {
 		t.Errorf("the report has no playground line:\n%s", b.String())
 	}
 	// Without a browser, nothing is timed and nothing is printed.
