@@ -109,3 +109,48 @@ func TestSaveInOneSectionLeavesTheOther(t *testing.T) {
 		}
 	}
 }
+
+// A save that changes a figure with knobs (its variant scripts change
+// too) reloads that figure's page alone: a variant script is loaded by
+// its own page only, so it is part of that page's version and not of the
+// assets every page shares. Without that, every open page reloaded and
+// every page was hashed again on each such save.
+func TestSaveOfKnobFigureReloadsItsPageAlone(t *testing.T) {
+	dir := copyGuide(t)
+	s, err := New(Options{ContentDir: dir, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	page := filepath.Join(dir, "acks.md")
+	src, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fence := strings.Index(string(src), "```kflow\n")
+	at := fence + strings.Index(string(src[fence:]), "\ntitle: ") + len("\ntitle: ")
+	if fence < 0 || at < fence+len("\ntitle: ") || !strings.Contains(string(src[fence:]), "\nknobs:") {
+		t.Fatal("acks.md's first fence has no title or no knobs to edit")
+	}
+	before := map[string][]byte{}
+	for p, b := range readTree(t, s.Dir()) {
+		before[p] = b
+	}
+	write(t, page, string(src[:at])+"Edited, "+string(src[at:]))
+	r := s.Rebuild()
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	variants := 0
+	for p, b := range readTree(t, s.Dir()) {
+		if strings.HasPrefix(p, "assets/v/acks--") && string(before[p]) != string(b) {
+			variants++
+		}
+	}
+	if variants == 0 {
+		t.Fatal("no variant script of acks.html changed: the test edits nothing it means to")
+	}
+	if len(r.Changed) != 1 || r.Changed[0] != "acks.html" {
+		t.Errorf("changed pages %v, want [acks.html]", r.Changed)
+	}
+}

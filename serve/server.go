@@ -132,7 +132,10 @@ type generation struct {
 	// instead of hashing them again.
 	files  map[string][]byte
 	shared []byte
-	refs   sync.WaitGroup // requests still reading this generation
+	// owned holds the variant scripts of figures with knobs: each is part
+	// of its page's version, not of shared.
+	owned map[string]bool
+	refs  sync.WaitGroup // requests still reading this generation
 }
 
 // versionOf returns the version of the page at path p (false for a nil
@@ -339,16 +342,31 @@ func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
 		b, ok := old.files[f.Path]
 		return ok && bytes.Equal(b, f.Data)
 	}
+	// A figure's variant scripts are loaded by its own page alone: they
+	// are part of that page's version, not of the assets every page
+	// shares, so a save that changes one figure with knobs reloads its
+	// page and no other.
+	owned := map[string][]string{} // page → its variant scripts
+	owner := map[string]bool{}
+	for _, f := range built.Figures {
+		if len(f.Variants) > 0 {
+			owned[f.Page] = append(owned[f.Page], f.Variants...)
+			for _, v := range f.Variants {
+				owner[v] = true
+			}
+		}
+	}
+	shared := func(p string) bool { return path.Ext(p) != ".html" && !owner[p] }
 	assetsSame := old != nil
 	for _, f := range built.Files {
-		if path.Ext(f.Path) != ".html" && !same(f) {
+		if shared(f.Path) && !same(f) {
 			assetsSame = false
 		}
 	}
 	if assetsSame {
 		for p := range old.files {
-			if path.Ext(p) != ".html" && built.File(p) == nil {
-				assetsSame = false // an asset was removed
+			if path.Ext(p) != ".html" && !old.owned[p] && built.File(p) == nil {
+				assetsSame = false // a shared asset was removed
 			}
 		}
 	}
@@ -357,40 +375,59 @@ func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
 	} else {
 		assets := sha256.New()
 		for _, f := range built.Files {
-			if path.Ext(f.Path) != ".html" {
+			if shared(f.Path) {
 				fmt.Fprintf(assets, "%d:%s\x00%d:", len(f.Path), f.Path, len(f.Data))
 				assets.Write(f.Data)
 			}
 		}
 		g.shared = assets.Sum(nil)
 	}
+	g.owned = owner
+	unchanged := make(map[string]bool, len(built.Files))
+	made := map[string]bool{}
 	for _, f := range built.Files {
 		g.files[f.Path] = f.Data
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("private output folder: %w", err)
+		if d := filepath.Dir(p); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				os.RemoveAll(dir)
+				return nil, fmt.Errorf("private output folder: %w", err)
+			}
+			made[d] = true
 		}
-		unchanged := same(f)
+		unchanged[f.Path] = same(f)
 		// An unchanged file is linked to the previous generation's copy
 		// (never written to again), not written; where links fail, it is
 		// written.
-		if !unchanged || os.Link(filepath.Join(old.dir, filepath.FromSlash(f.Path)), p) != nil {
+		if !unchanged[f.Path] || os.Link(filepath.Join(old.dir, filepath.FromSlash(f.Path)), p) != nil {
 			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 				os.RemoveAll(dir)
 				return nil, fmt.Errorf("private output folder: %w", err)
 			}
 		}
-		if path.Ext(f.Path) == ".html" {
-			if v, ok := old.versionOf(f.Path); unchanged && assetsSame && ok {
-				g.pages[f.Path] = v
-				continue
-			}
-			h := sha256.New()
-			h.Write(g.shared)
-			h.Write(f.Data)
-			g.pages[f.Path] = hex.EncodeToString(h.Sum(nil))[:20]
+	}
+	for _, f := range built.Files {
+		if path.Ext(f.Path) != ".html" {
+			continue
 		}
+		// A page keeps its version, unhashed, when neither its bytes, nor
+		// the shared assets, nor its own variant scripts changed.
+		keep := unchanged[f.Path] && assetsSame
+		for _, v := range owned[f.Path] {
+			keep = keep && unchanged[v] && old.owned[v]
+		}
+		if v, ok := old.versionOf(f.Path); keep && ok {
+			g.pages[f.Path] = v
+			continue
+		}
+		h := sha256.New()
+		h.Write(g.shared)
+		h.Write(f.Data)
+		for _, v := range owned[f.Path] {
+			fmt.Fprintf(h, "\x00%d:%s\x00%d:", len(v), v, len(g.files[v]))
+			h.Write(g.files[v])
+		}
+		g.pages[f.Path] = hex.EncodeToString(h.Sum(nil))[:20]
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {

@@ -34,25 +34,14 @@ import (
 func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byOut map[string]*Page) ([]fragLink, sim.ErrorList) {
 	var errs sim.ErrorList
 	var frags []fragLink
-	lines := newLineIndex(pg.src)
-	if pg.linkDests == nil {
-		pg.linkDests = map[*ast.Link][]byte{}
-	}
-	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		link, ok := n.(*ast.Link)
-		if !entering || !ok {
-			return ast.WalkContinue, nil
-		}
+	var lines lineIndex // made at the first error, for its position
+	for _, link := range pageLinks(pg) {
 		// A page kept from the last build (PageCache) holds the links
 		// that build rewrote: start again from what the author wrote.
-		if dest, seen := pg.linkDests[link]; seen {
-			link.Destination = dest
-		} else {
-			pg.linkDests[link] = link.Destination
-		}
+		link.Destination = pg.linkDests[link]
 		dest := string(link.Destination)
 		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
-			return ast.WalkContinue, nil
+			continue
 		}
 		rawTarget, frag, hasFrag := strings.Cut(dest, "#")
 		rawTarget, _, _ = strings.Cut(rawTarget, "?") // a query names no other file
@@ -68,9 +57,9 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byO
 			p := path.Join(path.Dir(pg.Path), target)
 			to, ok := pages[p]
 			if !ok {
-				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, lines),
+				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, pg.lines(&lines)),
 					Msg: fmt.Sprintf("link to %q: no page %s in the content folder", dest, sim.EscapeName(p))})
-				return ast.WalkContinue, nil
+				continue
 			}
 			fl.to, fl.page = to, relHref(pg.Out, to.Out)
 			link.Destination = []byte(fl.page + rest)
@@ -78,22 +67,47 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byO
 			// Relative to the linking page's folder in the output.
 			out := path.Join(path.Dir(pg.Out), target)
 			if strings.HasPrefix(target, "/") || strings.HasPrefix(out, "../") || !outputs[out] {
-				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, lines),
+				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, pg.lines(&lines)),
 					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, sim.EscapeName(target))})
-				return ast.WalkContinue, nil
+				continue
 			}
 			fl.page = path.Clean(target)
 			fl.to = byOut[out]
 		default:
-			return ast.WalkContinue, nil
+			continue
 		}
 		if hasFrag && fl.to != nil {
-			fl.pos = nodePos(link, pg.src, lines)
-			frags = append(frags, fl)
+			frags = append(frags, fl) // positioned only if it fails (fragLink.position)
+		}
+	}
+	return frags, errs
+}
+
+// pageLinks returns pg's links in document order, found by one walk of
+// its document the first time (a page kept by the PageCache keeps them),
+// and records each one's destination as the author wrote it
+// (pg.linkDests), which every build starts again from.
+func pageLinks(pg *Page) []*ast.Link {
+	if pg.linkDests != nil {
+		return pg.links
+	}
+	pg.linkDests = map[*ast.Link][]byte{}
+	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if link, ok := n.(*ast.Link); ok && entering {
+			pg.links = append(pg.links, link)
+			pg.linkDests[link] = link.Destination
 		}
 		return ast.WalkContinue, nil
 	})
-	return frags, errs
+	return pg.links
+}
+
+// lines returns the page's line index, made into *x the first time.
+func (pg *Page) lines(x *lineIndex) lineIndex {
+	if *x == nil {
+		*x = newLineIndex(pg.src)
+	}
+	return *x
 }
 
 // fragLink is a link with a fragment to a page of the site (or to its own
@@ -104,7 +118,11 @@ type fragLink struct {
 	dest     string // as written
 	page     string // the output page the link now points at; "" for an in-page link
 	frag     string // the fragment, without "#"
-	pos      sim.Pos
+}
+
+// position is where the link is written in its page.
+func (l fragLink) position() sim.Pos {
+	return nodePos(l.link, l.from.src, newLineIndex(l.from.src))
 }
 
 // pageFigure is what a link needs to know of a figure: its scenario id,
@@ -138,7 +156,7 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 		head, query, hasQuery := strings.Cut(l.frag, "?")
 		name, beat, isBeat := strings.Cut(head, "@")
 		fail := func(format string, args ...any) {
-			errs = append(errs, sim.Error{File: l.from.File, Pos: l.pos,
+			errs = append(errs, sim.Error{File: l.from.File, Pos: l.position(),
 				Msg: fmt.Sprintf("link to %q: ", l.dest) + fmt.Sprintf(format, args...)})
 		}
 		// The full id first: a figure "a--intro" on page a is not the

@@ -57,6 +57,8 @@ type Page struct {
 	// linkDests holds each link's destination as written, before
 	// resolveLinks and checkFragments rewrote it (resolveLinks).
 	linkDests map[*ast.Link][]byte
+	// links are the page's links in document order (pageLinks).
+	links []*ast.Link
 	// headingIDs is the set of its headings' ids (hasHeadingID).
 	headingIDs map[string]bool
 }

@@ -6,11 +6,11 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash"
+	"io"
 	"io/fs"
 	"sync"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"github.com/yuin/goldmark/ast"
 )
 
 // PageCache keeps the rendered pages of the last build, so that the next
@@ -138,7 +138,15 @@ func writeField(h hash.Hash, s string) {
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
 	h.Write(n[:])
-	h.Write([]byte(s))
+	io.WriteString(h, s)
+}
+
+// writeBytes is writeField for bytes, without copying them.
+func writeBytes(h hash.Hash, b []byte) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+	h.Write(n[:])
+	h.Write(b)
 }
 
 // pageKey is the PageCache key of a page rendered with layout.html: see
@@ -170,19 +178,23 @@ func pageKey(tmpl []byte, j *renderJob) string {
 	pg := j.page
 	if pg != nil {
 		writeField(h, pg.Path)
-		writeField(h, string(pg.src))
+		writeBytes(h, pg.src)
 		for _, f := range pg.figures {
-			writeField(h, string(f.HTML))
+			// The markup by its digest, taken when it was drawn.
+			if r := f.result; r != nil && r.HTML != nil && r.digest != ([sha256.Size]byte{}) && len(r.HTML) == len(f.HTML) {
+				writeField(h, "\x00figure")
+				h.Write(r.digest[:])
+			} else {
+				writeField(h, "\x00markup")
+				writeBytes(h, f.HTML)
+			}
 		}
 		// The links as the build rewrote them: a short figure link
 		// ("b.md#fig") becomes the figure's full id only when the page
 		// it names has that figure, which that page's text decides.
-		_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if l, ok := n.(*ast.Link); ok && entering {
-				writeField(h, string(l.Destination))
-			}
-			return ast.WalkContinue, nil
-		})
+		for _, l := range pageLinks(pg) {
+			writeBytes(h, l.Destination)
+		}
 	}
 	return string(h.Sum(nil))
 }

@@ -42,6 +42,11 @@ type FigureResult struct {
 	// run is the fence's scenarios and traces, for Site.Figures. The
 	// build never puts it into a Cache: a cache keeps markup, not traces.
 	run *fence.Result
+	// digest is the SHA-256 of HTML, taken once when the figure is drawn,
+	// for the keys of the PageCache (pageKey), so that a save hashes no
+	// unchanged figure's markup again; zero for a result from elsewhere
+	// (a Cache that does not keep it), whose markup is hashed instead.
+	digest [sha256.Size]byte
 }
 
 // KnobInfo is what a link check needs of a knob: its path in the fence
@@ -223,6 +228,9 @@ func computeFigure(slug string, p *fence.Parsed, workers int) *FigureResult {
 	run := p.Run()
 	run.Draw(fence.Options{ID: func(id string) string { return FigureID(slug, id) }, Workers: workers})
 	r := &FigureResult{HTML: run.HTML, Assets: run.Assets, Work: p.Work(), Problems: run.Errors, run: run}
+	if r.HTML != nil {
+		r.digest = sha256.Sum256(r.HTML)
+	}
 	for _, k := range run.Knobs {
 		r.Knobs = append(r.Knobs, KnobInfo{Path: k.Path, Values: k.Values})
 	}

@@ -88,6 +88,10 @@ type FigureStat struct {
 	// Options.KeepRuns is set, and for a figure whose markup came from the
 	// Cache, which keeps no traces.
 	Run *fence.Result
+	// Variants are the output paths of the figure's variant scripts
+	// (one per knob combination but the default, fence.VariantFile under
+	// AssetDir), which only Page loads; none for a figure without knobs.
+	Variants []string
 }
 
 // File returns the output file at path p, or nil.
@@ -264,15 +268,18 @@ func Generate(o Options) (*Site, error) {
 		for _, f := range pg.figures {
 			r := f.result
 			id := FigureID(pg.Slug, r.ScenarioID)
-			s.Figures = append(s.Figures, FigureStat{Page: pg.Out, ID: id,
-				Beats: r.Beats, Frames: r.Work.Frames, Records: r.Records, Bytes: len(f.HTML), Run: r.run})
+			st := FigureStat{Page: pg.Out, ID: id,
+				Beats: r.Beats, Frames: r.Work.Frames, Records: r.Records, Bytes: len(f.HTML), Run: r.run}
 			// A figure's other knob combinations, each loaded when a
 			// reader first picks it.
 			for i, a := range r.Assets {
 				if a != nil {
-					s.Files = append(s.Files, File{Path: AssetDir + "/" + fence.VariantFile(id, i), Data: a})
+					p := AssetDir + "/" + fence.VariantFile(id, i)
+					s.Files = append(s.Files, File{Path: p, Data: a})
+					st.Variants = append(st.Variants, p)
 				}
 			}
+			s.Figures = append(s.Figures, st)
 		}
 	}
 
