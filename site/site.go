@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/playground"
@@ -284,6 +285,10 @@ func Generate(o Options) (*Site, error) {
 	}
 
 	nav := siteNav{sections: sections, siteTitle: siteTitle}
+	// The layout's "nav-item" template, when it has one, draws one entry
+	// of a section's navigation; each section's entries are drawn with it
+	// once a build instead of once per page (navHTML).
+	navItem := tmpl.Lookup(navItemTemplate)
 	// Every page of every section, and each folder section's index page,
 	// is rendered on GOMAXPROCS workers (a template may be executed in
 	// parallel), each into its own slot; the first error in site order is
@@ -320,7 +325,10 @@ func Generate(o Options) (*Site, error) {
 				return
 			}
 		}
-		j.fillNav()
+		if err := j.fillNav(navItem); err != nil {
+			rerrs[i] = err
+			return
+		}
 		if j.page != nil {
 			body, err := renderBody(md, j.page)
 			if err != nil {
@@ -361,6 +369,9 @@ func Generate(o Options) (*Site, error) {
 	hd := nav.base("index.html")
 	hd.Title, hd.Nav, hd.Sections = siteTitle, nav.pages(root, "index.html", -1), nav.list("index.html", root, true)
 	hd.Section = nav.sectionTitle(root)
+	if hd.NavItems, err = navItems(navItem, hd.Nav); err != nil {
+		return nil, err
+	}
 	if home != nil {
 		body, err := renderBody(md, home)
 		if err != nil {
@@ -391,6 +402,9 @@ func Generate(o Options) (*Site, error) {
 	pd.Summary = "Edit a scenario and run it in the browser with the engine the guide is built with."
 	pd.Content, pd.HasFigures, pd.HasKnobs, pd.Playground = playground.Content(playground.Sample, reference), true, true, true
 	pd.Nav, pd.Sections, pd.Section = nav.pages(root, playground.PageFile, -1), nav.list(playground.PageFile, nil, false), nav.sectionTitle(root)
+	if pd.NavItems, err = navItems(navItem, pd.Nav); err != nil {
+		return nil, err
+	}
 	var pbuf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&pbuf, "layout.html", pd); err != nil {
 		return nil, fmt.Errorf("templates: layout.html: %w", err)
@@ -438,6 +452,10 @@ type layoutData struct {
 	// point into it, so they stay within the section.
 	Nav        []NavItem
 	Prev, Next *NavItem
+	// NavItems is Nav drawn by the layout's "nav-item" template, entry
+	// after entry (empty when the layout has no such template, whose
+	// layout ranges over Nav itself).
+	NavItems template.HTML
 	// Sections lists every section, the root section first, when the
 	// site has more than one (nil otherwise: a site of one section shows
 	// its pages alone, as before sections); Section is then the title of
@@ -552,6 +570,13 @@ type sectionNav struct {
 	pages  []NavItem
 	list   []NavSection
 	digest []byte
+
+	// html is pages drawn with the "nav-item" template, made by the first
+	// page of the section that is rendered (none, when every page came
+	// from the PageCache).
+	once sync.Once
+	html *navHTML
+	err  error
 }
 
 // shared makes sec's sectionNav (sec has at least one page).
@@ -587,12 +612,15 @@ func (n siteNav) pageJob(sec *Section, sn *sectionNav, i int) renderJob {
 }
 
 // fillNav gives the job's data its navigation: its section's pages with
-// this one current, prev/next within the section, the sections.
-func (j *renderJob) fillNav() {
-	if j.shared == nil {
-		return
-	}
+// this one current, prev/next within the section, the sections; and, with
+// the layout's "nav-item" template (nil without one), the pages drawn.
+func (j *renderJob) fillNav(item *template.Template) error {
 	d, i := &j.data, j.pos
+	if j.shared == nil {
+		var err error
+		d.NavItems, err = navItems(item, d.Nav)
+		return err
+	}
 	d.Nav = slices.Clone(j.shared.pages)
 	d.Nav[i].Current = true
 	d.Sections = j.shared.list
@@ -602,6 +630,81 @@ func (j *renderJob) fillNav() {
 	if i+1 < len(d.Nav) {
 		d.Next = &d.Nav[i+1]
 	}
+	if item == nil {
+		return nil
+	}
+	sn := j.shared
+	sn.once.Do(func() { sn.html, sn.err = renderNav(item, sn.pages) })
+	if sn.err != nil {
+		return sn.err
+	}
+	d.NavItems = sn.html.page(i)
+	return nil
+}
+
+// navItemTemplate names the template, defined in layout.html, that draws
+// one entry (a NavItem) of a page's navigation.
+const navItemTemplate = "nav-item"
+
+// navHTML is a section's navigation drawn once for all its pages: every
+// page of a section shows the same entries, linked from the same folder,
+// but for which one is current. all holds every entry drawn as it shows
+// on the other pages, at[i] being where entry i starts in it (at[n] the
+// end), and current[i] entry i drawn as it shows on its own page.
+type navHTML struct {
+	all     []byte
+	at      []int
+	current [][]byte
+}
+
+// renderNav draws each of items twice with the "nav-item" template t:
+// not current, and current.
+func renderNav(t *template.Template, items []NavItem) (*navHTML, error) {
+	n := &navHTML{at: make([]int, len(items)+1), current: make([][]byte, len(items))}
+	var buf bytes.Buffer
+	for i, it := range items {
+		n.at[i] = len(n.all)
+		for _, cur := range []bool{false, true} {
+			it.Current = cur
+			buf.Reset()
+			if err := t.Execute(&buf, it); err != nil {
+				return nil, fmt.Errorf("templates: layout.html: %w", err)
+			}
+			if cur {
+				n.current[i] = bytes.Clone(buf.Bytes())
+			} else {
+				n.all = append(n.all, buf.Bytes()...)
+			}
+		}
+	}
+	n.at[len(items)] = len(n.all)
+	return n, nil
+}
+
+// page is the navigation as entry i's page shows it: the others as they
+// are, entry i current.
+func (n *navHTML) page(i int) template.HTML {
+	var b strings.Builder
+	b.Grow(len(n.all) + len(n.current[i]))
+	b.Write(n.all[:n.at[i]])
+	b.Write(n.current[i])
+	b.Write(n.all[n.at[i+1]:])
+	return template.HTML(b.String())
+}
+
+// navItems draws items, as they are, with the "nav-item" template t;
+// "" without one.
+func navItems(t *template.Template, items []NavItem) (template.HTML, error) {
+	if t == nil {
+		return "", nil
+	}
+	var buf bytes.Buffer
+	for _, it := range items {
+		if err := t.Execute(&buf, it); err != nil {
+			return "", fmt.Errorf("templates: layout.html: %w", err)
+		}
+	}
+	return template.HTML(buf.String()), nil
 }
 
 // indexJob is the index page of a folder section: its index.md's text,
