@@ -30,8 +30,10 @@ const (
 	// the 1 GB a build may take at 1,000 pages: 187 such figures of 401
 	// frames (74,987 frames, the heaviest there are) peak at 816 MB, and
 	// 1,000 pages made of the guide holding 1,500 figures (bench.GuideSite:
-	// 72,621 frames) at 834 MB. The guide has under 5% of it (the number
-	// kflowgen build's summary prints, FigureStat.Frames, counted as here).
+	// 74,821 frames, knob combinations counted) at 830 to 933 MB over four
+	// builds (kflowgen bench --against-hugo's largest). The guide has under
+	// 5% of it (the number kflowgen build's summary prints,
+	// FigureStat.Frames, counted as here).
 	MaxFrames = 75_000
 )
 
