@@ -51,6 +51,13 @@ func readPage(fsys fs.FS, p, name string) ([]byte, error) {
 // scenario) as a build reads a page: only a regular file, and at most
 // MaxPageBytes of it.
 func ReadInput(path string) ([]byte, error) {
+	// Opening a named pipe waits for a writer, so look before opening;
+	// readLimited checks the opened file again.
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, notRegular(sim.EscapeName(path))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -59,13 +66,17 @@ func ReadInput(path string) ([]byte, error) {
 	return readLimited(f, sim.EscapeName(path))
 }
 
+func notRegular(name string) error {
+	return fmt.Errorf("%s is not a regular file (a pipe, device or folder); a page must be a file", name)
+}
+
 func readLimited(f fs.File, name string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (a pipe, device or folder); a page must be a file", name)
+		return nil, notRegular(name)
 	}
 	if st.Size() > MaxPageBytes {
 		return nil, tooBig(name, st.Size())
