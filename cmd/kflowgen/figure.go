@@ -48,6 +48,9 @@ func newFigureCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
+			if cmd.Flags().Changed("beat") && o.beat < 0 {
+				return fmt.Errorf("--beat %d: a beat is 0 (the initial state) or later", o.beat)
+			}
 			return runFigure(o, stdout, stderr)
 		},
 	}

@@ -105,6 +105,7 @@ func TestFigureSVGFrame(t *testing.T) {
 	}{
 		{[]string{"--scenario", "first", "--format", "svg", "--beat", "13"}, `--beat 13 is outside scenario "first" (beats 0 to 12)`},
 		{[]string{"--scenario", "first", "--format", "svg"}, "give it with --beat N"},
+		{[]string{"--scenario", "first", "--format", "svg", "--beat", "-1"}, "--beat -1: a beat is 0 (the initial state) or later"},
 		{[]string{"--scenario", "first", "--beat", "3"}, "add --format svg"},
 		{[]string{"--scenario", "first", "--format", "png"}, `--format "png": want html or svg`},
 		{[]string{"--scenario", "first", "--format", "svg", "--beat", "1", "--compare"}, `scenario "first" has no compare run`},
