@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -173,6 +174,12 @@ func (p *parser) selection(f map[string]field, subj *subject) (selection, bool) 
 		return s, false // the checks below need a valid beat
 	}
 	if v, has := f["partition"]; has {
+		// The fence's own partition count is the bound a reader needs, even
+		// for a number past Kafka Flow's limit.
+		if parts := p.partitionsAt(s.at); !p.bad["partitions"] && exceeds(v.val, int64(parts)-1) {
+			p.errorf(v.val, "partition %s does not exist at beat %d (%s)", v.val.Value, s.at, partitionRange(parts))
+			return s, false
+		}
 		r, good := p.integer(v.val, "partition", 0, sim.MaxPartitions-1, true)
 		s.partition = int(r)
 		if parts := p.partitionsAt(s.at); good && !p.bad["partitions"] && s.partition >= parts {
@@ -182,6 +189,10 @@ func (p *parser) selection(f map[string]field, subj *subject) (selection, bool) 
 		ok = ok && good
 	}
 	if v, has := f["broker"]; has {
+		if n := p.brokersAt(s.at); !p.bad["brokers"] && exceeds(v.val, int64(n)) {
+			p.errorf(v.val, "broker %s does not exist at beat %d (%s)", v.val.Value, s.at, brokerRange(n))
+			return s, false
+		}
 		r, good := p.integer(v.val, "broker", 1, sim.MaxBrokers, true)
 		s.broker = int(r)
 		if n := p.brokersAt(s.at); good && !p.bad["brokers"] && s.broker > n {
@@ -210,6 +221,17 @@ func (p *parser) selection(f map[string]field, subj *subject) (selection, bool) 
 		ok = ok && good
 	}
 	return s, ok
+}
+
+// exceeds reports whether n is a plain decimal whole number above hi,
+// including one too large for an int64; anything else is left to
+// parser.integer to judge.
+func exceeds(n *yaml.Node, hi int64) bool {
+	if n.Kind != yaml.ScalarNode || isQuoted(n) || !isDecimal(n.Value) || leadingZero(n.Value) || strings.HasPrefix(n.Value, "+") {
+		return false
+	}
+	v, err := strconv.ParseInt(n.Value, 10, 64)
+	return errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(n.Value, "-") || err == nil && v > hi
 }
 
 // want reads an asserted value and returns its canonical text.
