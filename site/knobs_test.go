@@ -1,10 +1,12 @@
 package site
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/fence"
 )
 
@@ -95,5 +97,57 @@ func TestKnobErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("errors lack %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestGuideOutcomeTablesShowTheKnob: in every knob figure of the guide,
+// the no-JS table of every combination's outcome shows something the knob
+// changes — two combinations' rows differ once the knob cells are left
+// out — so a reader without scripts sees what turning it does (groups
+// included: a share group's acknowledged, archived and delivery counts, a
+// consumer group's idle members).
+func TestGuideOutcomeTablesShowTheKnob(t *testing.T) {
+	s, err := Generate(Options{Content: content.FS, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := regexp.MustCompile(`(?s)<table class="kf-outcomes">.*?</table>`)
+	row := regexp.MustCompile(`(?s)<tr[^>]*>(.*?)</tr>`)
+	cell := regexp.MustCompile(`<td( rowspan="\d+")?>([^<]*)</td>`)
+	tables := 0
+	for _, f := range s.Files {
+		name := f.Path
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		for _, tb := range table.FindAllString(string(f.Data), -1) {
+			tables++
+			head, body, _ := strings.Cut(tb, "<tbody>")
+			// The knob columns come first. In a table of pairs a knob
+			// cell spans its combination's two rows (rowspan); otherwise
+			// each row starts with the knobs' cells.
+			knobs := strings.Count(strings.SplitN(head, ">acked<", 2)[0], `<th scope="col">`)
+			pairs := strings.Contains(head, `<th scope="col">run</th>`)
+			if pairs {
+				knobs--
+			}
+			seen := map[string]bool{}
+			for _, r := range row.FindAllStringSubmatch(body, -1) {
+				var out []string
+				for i, c := range cell.FindAllStringSubmatch(r[1], -1) {
+					if c[1] != "" || !pairs && i < knobs {
+						continue
+					}
+					out = append(out, c[2])
+				}
+				seen[strings.Join(out, "|")] = true
+			}
+			if len(seen) < 2 {
+				t.Errorf("%s: every row of the outcome table reads the same once the knob cells are left out:\n%s", name, tb)
+			}
+		}
+	}
+	if tables < 9 {
+		t.Errorf("found %d outcome tables in the guide, want at least 9 (every concept page with knobs)", tables)
 	}
 }

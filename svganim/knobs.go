@@ -160,7 +160,7 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 	for i, k := range knobs {
 		shown = append(shown, k.Name+"="+k.Values[variants[def].Choice[i]])
 	}
-	fmt.Fprintf(b, `<table class="kf-outcomes"><caption>Every combination at the end of the run: how many records settled each way, and each partition's high watermark and ISR (the figure shows %s)</caption>`,
+	fmt.Fprintf(b, `<table class="kf-outcomes"><caption>Every combination at the end of the run: how many records settled each way, each partition's high watermark and ISR, and what each group made of the records (the figure shows %s)</caption>`,
 		escapeCaption(strings.Join(shown, ", ")))
 	b.WriteString("<thead><tr>")
 	for _, k := range knobs {
@@ -174,7 +174,12 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 			fmt.Fprintf(b, `<th scope="col">%s</th>`, o)
 		}
 	}
-	b.WriteString(`<th scope="col">high watermark</th><th scope="col">ISR</th></tr></thead><tbody>`)
+	b.WriteString(`<th scope="col">high watermark</th><th scope="col">ISR</th>`)
+	groups := variants[def].Runs[0].Beats[0].Groups
+	for _, g := range groups {
+		fmt.Fprintf(b, `<th scope="col">%s</th>`, escapeCaption(g.Group))
+	}
+	b.WriteString(`</tr></thead><tbody>`)
 	for vi, v := range variants {
 		for ri, t := range v.Runs {
 			cls := ""
@@ -217,8 +222,61 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 				}
 				isr = append(isr, prefix+"["+strings.Join(ids, " ")+"]")
 			}
-			fmt.Fprintf(b, "<td>%s</td><td>%s</td></tr>", strings.Join(hw, ", "), strings.Join(isr, ", "))
+			fmt.Fprintf(b, "<td>%s</td><td>%s</td>", strings.Join(hw, ", "), strings.Join(isr, ", "))
+			for _, g := range groups {
+				fmt.Fprintf(b, "<td>%s</td>", escapeCaption(groupOutcome(lastBeat, g.Group)))
+			}
+			b.WriteString("</tr>")
 		}
 	}
 	b.WriteString("</tbody></table>\n")
+}
+
+// groupOutcome sums up group id at beat b, the run's last: for a consumer
+// group each partition's committed offset, how many offsets it processed
+// more than once and how many members own no partition; for a share group how many records it acknowledged and
+// archived and how many deliveries that took (the delivery counts of every
+// record, in flight or finished, summed).
+func groupOutcome(b sim.Beat, id string) string {
+	for _, g := range b.Groups {
+		if g.Group != id {
+			continue
+		}
+		if g.Type == "consumer" {
+			var committed []string
+			twice := 0
+			for _, gp := range g.Partitions {
+				c := "none"
+				if gp.Committed >= 0 {
+					c = strconv.FormatInt(gp.Committed, 10)
+				}
+				committed = append(committed, "p"+itoa(gp.Partition)+" "+c)
+				twice += len(gp.Reprocessed)
+			}
+			idle := 0
+			for _, m := range g.Members {
+				if len(m.Partitions) == 0 {
+					idle++
+				}
+			}
+			return "committed " + strings.Join(committed, ", ") + "; " + itoa(twice) + " processed twice; " +
+				itoa(idle) + " of " + itoa(len(g.Members)) + " members idle"
+		}
+		acked, archived, deliveries := 0, 0, 0
+		for _, gp := range g.Partitions {
+			for _, rs := range [][]sim.ShareRecord{gp.Finished, gp.Records} {
+				for _, r := range rs {
+					deliveries += r.DeliveryCount
+					switch r.State {
+					case "acknowledged":
+						acked++
+					case "archived":
+						archived++
+					}
+				}
+			}
+		}
+		return itoa(acked) + " acknowledged, " + itoa(archived) + " archived, " + itoa(deliveries) + " deliveries"
+	}
+	return ""
 }
