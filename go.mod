@@ -27,3 +27,5 @@ require (
 	github.com/tdewolff/parse/v2 v2.8.20 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
+
+replace go.yaml.in/yaml/v3 => ./third_party/yaml
