@@ -26,7 +26,7 @@ import (
 // in the first and the controls show the beat). Errors are Figure's, for
 // either trace.
 func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
-	if !safeIDPattern.MatchString(o.ID) {
+	if !isSafeID(o.ID) {
 		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
 	}
 	for _, t := range []*sim.Trace{a, b} {

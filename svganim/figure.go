@@ -3,7 +3,6 @@ package svganim
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 
 	"github.com/kafkaflow/kflowgen/sim"
 )
@@ -42,7 +41,20 @@ type Options struct {
 	Workers int
 }
 
-var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
+// isSafeID reports whether id is one or more of [a-z0-9-], the ids an
+// option may give a figure. It is written out rather than a regexp so the
+// playground's WebAssembly module does not link package regexp.
+func isSafeID(id string) bool {
+	if id == "" {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Figure renders a whole trace as one HTML <figure class="kflow" id=ID>:
 // the title; the frames, encoded as one inline SVG showing the poster beat
@@ -70,7 +82,7 @@ var safeIDPattern = regexp.MustCompile(`^[a-z0-9-]+$`)
 // reports an invalid Options.ID, an empty or misnumbered trace, or a
 // poster, opening beat or note outside it.
 func Figure(t *sim.Trace, o Options) ([]byte, error) {
-	if !safeIDPattern.MatchString(o.ID) {
+	if !isSafeID(o.ID) {
 		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
 	}
 	if err := checkTrace(t); err != nil {

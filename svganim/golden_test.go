@@ -122,7 +122,7 @@ func TestFigureStructure(t *testing.T) {
 					t.Errorf("%s: id %q twice", nt.name, m[1])
 				}
 				seen[m[1]] = true
-				if !safeIDPattern.MatchString(m[1]) {
+				if !isSafeID(m[1]) {
 					t.Errorf("%s: id %q outside [a-z0-9-]", nt.name, m[1])
 				}
 			}

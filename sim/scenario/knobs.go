@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -136,9 +135,25 @@ func knobKeys(name string) []string {
 	return out
 }
 
-// knobValue is how a knob value must look: a number or a word, so that it
-// reads the same in a button, an error and a link.
-var knobValue = regexp.MustCompile(`^-?[A-Za-z0-9][A-Za-z0-9.-]*$`)
+// isKnobValue reports whether v looks as a knob value must: a number or a
+// word (an optional "-", an ASCII letter or digit, then letters, digits,
+// "." and "-"), so that it reads the same in a button, an error and a
+// link. It is written out rather than a regexp so the playground's
+// WebAssembly module does not link package regexp.
+func isKnobValue(v string) bool {
+	v = strings.TrimPrefix(v, "-")
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		word := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !word && (i == 0 || c != '.' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ParseFence reads a fence that may have knobs and a compare mapping. It
 // parses the fence as written, then every combination of its knobs'
@@ -451,7 +466,7 @@ func (p *parser) knobs(key, val, root *yaml.Node, base *sim.Scenario) []Knob {
 				good = false
 				continue
 			}
-			if !knobValue.MatchString(it.Value) {
+			if !isKnobValue(it.Value) {
 				p.errorf(it, "knob value %q must be a number or a word (letters, digits, \".\" and \"-\"), so that a link can name it", it.Value)
 				good = false
 				continue

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -276,8 +275,27 @@ func (p *parser) checkText() bool {
 	return true
 }
 
-// yamlLine matches the position prefix of go.yaml.in/yaml's syntax errors.
-var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+// splitYAMLError splits a go.yaml.in/yaml syntax error, "yaml: line N:
+// msg" or "yaml: msg", into N ("" when there is no line) and msg. ok is
+// false when err is not of that shape or runs over more than one line.
+// It is written out rather than a regexp so the playground's WebAssembly
+// module does not link package regexp.
+func splitYAMLError(err string) (line, msg string, ok bool) {
+	rest, ok := strings.CutPrefix(err, "yaml: ")
+	if !ok || strings.Contains(rest, "\n") {
+		return "", "", false
+	}
+	if after, found := strings.CutPrefix(rest, "line "); found {
+		n := 0
+		for n < len(after) && '0' <= after[n] && after[n] <= '9' {
+			n++
+		}
+		if m, found := strings.CutPrefix(after[n:], ": "); found && n > 0 {
+			return after[:n], m, true
+		}
+	}
+	return "", rest, true
+}
 
 // parserProblems are the messages of yaml's parser stage (as opposed to its
 // scanner); yaml reports their line counted from 0, so Parse adds 1.
@@ -317,8 +335,8 @@ func problemLine(lines [][]byte, from int, msg string) int {
 		if err == nil || errors.Is(err, io.EOF) {
 			return false
 		}
-		m := yamlLine.FindStringSubmatch(err.Error())
-		return m != nil && m[2] == msg
+		_, m, ok := splitYAMLError(err.Error())
+		return ok && m == msg
 	}
 	lo, hi := from-1, len(lines) // lines[:lo] holds no fault; lines[:hi] does
 	if lo < 0 || lo >= hi || !fails(hi) {
@@ -387,10 +405,10 @@ func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 func (p *parser) yamlError(err error) {
 	msg := err.Error()
 	line := 1
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		msg = m[2]
-		if m[1] != "" {
-			n, _ := strconv.Atoi(m[1])
+	if num, m, ok := splitYAMLError(msg); ok {
+		msg = m
+		if num != "" {
+			n, _ := strconv.Atoi(num)
 			line = n
 			if parserProblems[msg] {
 				line++

@@ -1,0 +1,34 @@
+package svganim
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestSafeIDIsTheOldRegexp checks isSafeID against the expression it
+// replaced on every string of up to 6 bytes over an alphabet holding a
+// byte of each class the expression tells apart.
+func TestSafeIDIsTheOldRegexp(t *testing.T) {
+	old := regexp.MustCompile(`^[a-z0-9-]+$`)
+	const alpha = "az09-A_ \xff"
+	matched := 0
+	var walk func(string)
+	walk = func(s string) {
+		want := old.MatchString(s)
+		if got := isSafeID(s); got != want {
+			t.Fatalf("isSafeID(%q) = %v, the regexp says %v", s, got, want)
+		}
+		if want {
+			matched++
+		}
+		if len(s) < 6 {
+			for i := 0; i < len(alpha); i++ {
+				walk(s + alpha[i:i+1])
+			}
+		}
+	}
+	walk("")
+	if matched < 1000 {
+		t.Fatalf("only %d strings matched", matched)
+	}
+}
