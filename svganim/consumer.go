@@ -15,8 +15,7 @@ import "github.com/kafkaflow/kflowgen/sim"
 
 // Chip geometry, in user units.
 const (
-	chipW    = 132 // widest chip: "p11 · pos 120 · com 118"
-	chipMinW = 20  // narrowest chip: just "p11"; twelve fit the narrowest figure
+	chipMinW = 20 // narrowest chip: just "p11"; twelve fit the narrowest figure
 	chipGap  = 4
 	busyW    = 46 // the processing card at the row's right end
 	// noteCharW is a state note's width per character, erring wide
@@ -91,35 +90,36 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	}
 	x0 := mr.Box.X + memberLabelW
 	room := mr.Box.Right() - busyW - chipGap - x0
+	// Both idle chips are one mark, as wide as the longer text.
+	idleW := min(8+textW("left: max.poll.interval", false), room)
 	switch {
 	case len(chips) == 0 && m.State == "stale":
 		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle kf-chip-stale",
-			x: x0, y: mr.Box.Y + 3, w: min(chipW, room), h: memberH - 6,
+			x: x0, y: mr.Box.Y + 3, w: idleW, h: memberH - 6,
 			text:  [3]string{"left: max.poll.interval"},
 			title: m.Member + " is no longer a member: it went longer than max.poll.interval without polling, so it left and its partitions moved; it still processes what its last poll handed it, and its next commit will fail"})
 	case len(chips) == 0:
 		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle",
-			x: x0, y: mr.Box.Y + 3, w: min(chipW, room), h: memberH - 6,
+			x: x0, y: mr.Box.Y + 3, w: idleW, h: memberH - 6,
 			text:  [3]string{"idle: no partition"},
 			title: m.Member + " owns no partition: a partition has one owner per group, so members beyond the partition count wait idle"})
 	}
-	w := s.chipWidth(g.Group, mr.Member, room)
+	w, full := s.chipWidth(g.Group, mr.Member, room)
 	end := x0
 	for i, c := range chips {
 		pid := itoa(c.p)
 		gp := parts[c.p]
-		text, title := "p"+pid, ""
+		text, title := chipText(c.p, c.kind, gp), ""
 		switch c.kind {
 		case "owned", "revoking":
 			pos, com := int64(-1), int64(-1)
 			if gp != nil {
 				pos, com = gp.Position, gp.Committed
 			}
-			text += " · pos " + offsetOrNone(pos) + " · com " + offsetOrNone(com)
 			switch {
 			case pos < 0:
 				title = m.Member + " owns p" + pid + " but has no position yet: the leader could not yet say where auto.offset.reset starts it, and it asks again every beat"
-			case w < chipW:
+			case !full:
 				// A narrow chip shows only the partition: the title gives the numbers.
 				title = m.Member + " owns p" + pid + ": position " + itoa64(pos) + " is the next offset it hands to processing; the group's committed offset " + offsetOrNone(com) + " is where a new owner would start"
 			default:
@@ -131,13 +131,12 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 				title += "; p" + pid + " left its target, so it commits and releases it after its current record"
 			}
 		case "assigning":
-			text += " · waiting"
 			title = "p" + pid + " is in " + m.Member + "'s target, but the previous owner has not released it yet; it starts the beat after the release"
 		}
 		if m.State == "stopped" {
 			title += " (stopped: it holds the partition without reading until it is fenced)"
 		}
-		if w < chipW {
+		if !full {
 			text = "p" + pid
 		}
 		ccls := "kf-chip kf-chip-" + c.kind
@@ -196,11 +195,30 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
+// chipText is what a full chip says: the partition, and for one the
+// member owns (or revokes) its position and the group's committed offset
+// in gp, or that it waits for the partition's release.
+func chipText(p int, kind string, gp *sim.GroupPartition) string {
+	text := "p" + itoa(p)
+	switch kind {
+	case "owned", "revoking":
+		pos, com := int64(-1), int64(-1)
+		if gp != nil {
+			pos, com = gp.Position, gp.Committed
+		}
+		text += " · pos " + offsetOrNone(pos) + " · com " + offsetOrNone(com)
+	case "assigning":
+		text += " · waiting"
+	}
+	return text
+}
+
 // consumerMemo holds what consumer member rows need from the whole
-// trace, computed once per scene: the most chips each member ever shows.
-// Keys are memberKey(group, member).
+// trace, computed once per scene: the most chips each member ever shows,
+// and the widest full chip it ever shows (textW of chipText, 4 units
+// either side). Keys are memberKey(group, member).
 type consumerMemo struct {
-	most map[string]int
+	most, widest map[string]int
 }
 
 // memo returns the scene's consumer memo, building it on first use.
@@ -208,16 +226,27 @@ func (s *scene) memo() *consumerMemo {
 	if s.consumer != nil {
 		return s.consumer
 	}
-	c := &consumerMemo{most: map[string]int{}}
+	c := &consumerMemo{most: map[string]int{}, widest: map[string]int{}}
 	for bi := range s.t.Beats {
 		b := &s.t.Beats[bi]
-		for _, g := range b.Groups {
+		for gi := range b.Groups {
+			g := &b.Groups[gi]
 			if g.Type != "consumer" {
 				continue
+			}
+			parts := map[int]*sim.GroupPartition{}
+			for i := range g.Partitions {
+				parts[g.Partitions[i].Partition] = &g.Partitions[i]
 			}
 			for _, m := range g.Members {
 				k := memberKey(g.Group, m.Member)
 				c.most[k] = max(c.most[k], len(m.Partitions)+len(m.Assigning))
+				for _, p := range m.Partitions {
+					c.widest[k] = max(c.widest[k], 8+textW(chipText(p, "owned", parts[p]), false))
+				}
+				for _, p := range m.Assigning {
+					c.widest[k] = max(c.widest[k], 8+textW(chipText(p, "assigning", nil), false))
+				}
 			}
 		}
 	}
@@ -244,14 +273,17 @@ func (s *scene) absentMember(beat int, group, member string) (note, title string
 	return "not joined yet", member + " joins group " + group + " later"
 }
 
-// chipWidth is the width of every chip on a member's row: the full width
-// unless the most chips the member ever shows (over the whole trace) would
-// not fit in room, then narrower, down to chipMinW. It is the same at every
-// beat, as a mark keeps its size.
-func (s *scene) chipWidth(group, member string, room int) int {
-	most := s.memo().most[memberKey(group, member)]
-	if most == 0 || most*(chipW+chipGap) <= room {
-		return chipW
+// chipWidth is the width of every chip on a member's row, and whether the
+// chips are full (they say their numbers): as wide as the widest full chip
+// the member ever shows, unless the most chips it ever shows (over the
+// whole trace) would not fit in room that wide, then narrower, down to
+// chipMinW, saying the partition alone. It is the same at every beat, as a
+// mark keeps its size.
+func (s *scene) chipWidth(group, member string, room int) (int, bool) {
+	k := memberKey(group, member)
+	most, fw := s.memo().most[k], max(s.memo().widest[k], chipMinW)
+	if most == 0 || most*(fw+chipGap) <= room {
+		return fw, true
 	}
-	return max(chipMinW, room/most-chipGap)
+	return max(chipMinW, room/most-chipGap), false
 }

@@ -143,7 +143,10 @@ func checkConsumerRows(t *testing.T, src string) {
 				seen[want] = true
 				gp := g.Partitions[p]
 				text := "p" + itoa(p) + " · pos " + itoa64(gp.Position) + " · com " + offsetOrNone(gp.Committed)
-				if c.w < chipW {
+				// A chip is full when it holds this text (textW, 4 units
+				// either side); a narrow one says the partition alone.
+				full := c.w >= 8+textW(text, false)
+				if !full {
 					text = "p" + itoa(p) // narrow: the numbers are in the title
 				}
 				if c.text[0] != text {
@@ -151,9 +154,9 @@ func checkConsumerRows(t *testing.T, src string) {
 				}
 				// A full chip shows the numbers and its title says what pos and
 				// com are; a narrow one leaves the numbers to its title.
-				if c.w < chipW && (!strings.Contains(c.title, "position "+itoa64(gp.Position)) ||
+				if !full && (!strings.Contains(c.title, "position "+itoa64(gp.Position)) ||
 					!strings.Contains(c.title, "committed offset "+offsetOrNone(gp.Committed))) ||
-					c.w >= chipW && !strings.Contains(c.title, chipWords) {
+					full && !strings.Contains(c.title, chipWords) {
 					t.Errorf("beat %d: %s p%d chip title %q lacks position %d or committed %d", bi, m.Member, p, c.title, gp.Position, gp.Committed)
 				}
 			}

@@ -334,6 +334,10 @@ type Layout struct {
 	// high); offset o of a row starts at Row.CellsX + o*CellW. LogW is
 	// the width of the longest log, MaxLog*CellW.
 	CellW, LogW int
+	// LogEnd is the x where the logs' room ends: one cell past the
+	// longest log and its log end offset label's half; the message gutter
+	// starts at or right of it.
+	LogEnd int
 	// Lanes holds one lane per broker, top to bottom in id order.
 	Lanes []Lane
 	// Groups holds one lane per consumer or share group.
@@ -375,6 +379,12 @@ type Row struct {
 	Box       Box
 	CellsX    int
 	CellsY    int
+	// Share holds, on a broker row, the top of the strip (shareStripH
+	// high, under the log end offset label) that the share group with
+	// layout index 0 or 1 (shareIndex) draws its marks in, for a group
+	// that reads the partition; 0 where it does not. A group lane's rows
+	// have none.
+	Share [2]int
 }
 
 // Note is the strip under a broker row's partition label and role badge,
@@ -385,6 +395,18 @@ type Row struct {
 func (r Row) Note() Box {
 	return Box{X: r.Box.X, Y: r.CellsY + cellH, W: r.CellsX - r.Box.X - noteGap, H: markH}
 }
+
+// shareStripH is the height of one share group's strip under a broker
+// row (share.go): a line for the window flag, one for the delivery-count
+// squares and verdict discs, and the in-flight bar, each clear of the
+// next, so that no share mark meets a key letter, a tick or a label of
+// the row above it.
+const shareStripH = 40
+
+// rowHeight is the height of a broker row: its log with the high
+// watermark's label above and the log end offset's below, and a strip
+// per share group that reads its partition.
+func rowHeight(strips int) int { return markH + cellH + markH + strips*shareStripH }
 
 // noteGap is how far a log end offset label at offset 0 reaches left of
 // the cells: half of "LEO 0".
@@ -432,6 +454,7 @@ func NewLayout(tp Topology) Layout {
 	l.CellW = min(max(l.CellW, minCellW), maxCellW)
 	l.LogW = maxLog * l.CellW
 	logRight := cellsX + (maxLog+1)*l.CellW + leoRoom
+	l.LogEnd = logRight
 	// The widest the picture gets without widening past its logs and
 	// gutter, or maxWidth: the producer's zones wrap inside it.
 	right := max(logRight+gutterW, maxWidth-pad)
@@ -460,7 +483,7 @@ func NewLayout(tp Topology) Layout {
 		}
 		// The zone's label ("answering") is at most its width, about 7.5
 		// units a character in 12-unit type.
-		if lw := (15*len(s.Stage) + 1) / 2; w < lw {
+		if lw := textW(s.Stage, false); w < lw {
 			w = lw
 		}
 		if zx+w > right && zx > pad+rowIndent+4 {
@@ -477,20 +500,32 @@ func NewLayout(tp Topology) Layout {
 	l.Rail.H = zy + zoneLabelH + cardH + 6 - y
 	y += l.Rail.H + pad
 
-	// Broker lanes: a header line, then a row per partition.
-	rowH := markH + cellH + markH
+	// Broker lanes: a header line, then a row per partition, with a
+	// strip under it for each of the first two share groups that read
+	// the partition (their marks go on the leader's row, which may be
+	// any replica's).
+	var shares []GroupShape
+	for _, g := range tp.Groups {
+		if g.Type == "share" && len(shares) < 2 {
+			shares = append(shares, g)
+		}
+	}
 	for _, b := range tp.Brokers {
 		lane := Lane{Broker: b.ID}
 		top := y
 		ry := y + laneHeadH
 		for _, p := range b.Partitions {
-			lane.Rows = append(lane.Rows, Row{
-				Partition: p,
-				Box:       Box{X: pad + rowIndent, Y: ry, W: 0, H: rowH},
-				CellsX:    cellsX,
-				CellsY:    ry + markH,
-			})
-			ry += rowH + rowGap
+			r := Row{Partition: p, CellsX: cellsX, CellsY: ry + markH}
+			n := 0
+			for si, g := range shares {
+				if slices.Contains(g.Partitions, p) {
+					r.Share[si] = ry + rowHeight(n)
+					n++
+				}
+			}
+			r.Box = Box{X: pad + rowIndent, Y: ry, W: 0, H: rowHeight(n)}
+			lane.Rows = append(lane.Rows, r)
+			ry += r.Box.H + rowGap
 		}
 		h := ry - top - rowGap + 4
 		if h < laneHeadH+8 {
@@ -514,61 +549,68 @@ func NewLayout(tp Topology) Layout {
 		for _, p := range g.Partitions {
 			gl.Parts = append(gl.Parts, Row{
 				Partition: p,
-				Box:       Box{X: pad + rowIndent, Y: ry, W: 0, H: rowH},
+				Box:       Box{X: pad + rowIndent, Y: ry, W: 0, H: rowHeight(0)},
 				CellsX:    cellsX,
 				CellsY:    ry + markH,
 			})
-			ry += rowH + rowGap
+			ry += rowHeight(0) + rowGap
 		}
 		gl.Box = Box{X: pad, Y: top, W: 0, H: ry - top + 4}
 		l.Groups = append(l.Groups, gl)
 		y = top + gl.Box.H + laneGap
 	}
 
-	// The message gutter, right of the logs. Member rows need room for
-	// their chips, so with groups the gutter moves to the right edge.
-	gutterLeft := logRight
-	if len(tp.Groups) > 0 {
-		gutterLeft = max(logRight, right-gutterW)
+	// The message gutter, at the right edge, right of the logs (and of
+	// the member rows' chips, which need their room). Every band ends
+	// before it, so that a token on its way from one lane to another
+	// passes beside the lanes between them, never over one.
+	w := logRight
+	if gutterW > 0 {
+		need := logRight
+		if len(tp.Groups) > 0 {
+			need = max(need, right-gutterW)
+		}
+		w = need + gutterW - wireGap
 	}
+	w = max(w, railRight+4, minWidth-pad)
+	l.W = w + pad
+	l.H = y - laneGap + pad
 	// The log end offset's label room (logRight) already parts the
 	// gutter from the logs.
+	gutterLeft := l.W - pad
+	if gutterW > 0 {
+		gutterLeft = l.W - pad - gutterW + wireGap
+	}
 	wx := gutterLeft
 	for _, c := range tp.Wires {
 		l.Wires = append(l.Wires, WireCol{Channel: c.Channel, X: wx, W: c.Width})
 		wx += c.Width + wireGap
 	}
-	w := logRight
-	if len(l.Wires) > 0 {
-		w = wx - wireGap
-	}
-	w = max(w, railRight+4, minWidth-pad)
-	l.W = w + pad
-	l.H = y - laneGap + pad
-	// Now that the width is known, stretch the bands across it.
+	// Now that the width is known, stretch the bands across it: the rail
+	// (whose bottom edge the producer's arrows leave from) the whole
+	// width, the lanes to the gutter.
 	inner := l.W - 2*pad
+	laneW := inner
+	if gutterW > 0 {
+		laneW = gutterLeft - pad - 4
+	}
 	l.Counter.X, l.Counter.W = l.W-pad-120, 120
 	l.Rail.W = inner
 	for i := range l.Lanes {
-		l.Lanes[i].Box.W = inner
+		l.Lanes[i].Box.W = laneW
 		for j := range l.Lanes[i].Rows {
 			r := &l.Lanes[i].Rows[j]
-			r.Box.W = l.W - pad - r.Box.X
+			r.Box.W = pad + laneW - r.Box.X
 		}
 	}
 	for i := range l.Groups {
 		g := &l.Groups[i]
-		g.Box.W, g.Header.W = inner, inner
+		g.Box.W, g.Header.W = laneW, laneW
 		for j := range g.Members {
-			// A member row ends where the gutter starts, so that nothing
-			// of it lies under a message token.
-			g.Members[j].Box.W = inner
-			if len(l.Wires) > 0 {
-				g.Members[j].Box.W = gutterLeft - pad - 4
-			}
+			g.Members[j].Box.W = laneW
 		}
 		for j := range g.Parts {
-			g.Parts[j].Box.W = l.W - pad - g.Parts[j].Box.X
+			g.Parts[j].Box.W = pad + laneW - g.Parts[j].Box.X
 		}
 	}
 	return l
@@ -576,3 +618,50 @@ func NewLayout(tp Topology) Layout {
 
 // itoa is strconv.Itoa, short for the many labels built here.
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// glyphW holds the advance of each printable ASCII character (from ' ' on)
+// in 12-unit type, in hundredths of a unit, regular and bold: DejaVu Sans,
+// what system-ui resolves to on a Linux without other fonts and the widest
+// of the faces it resolves to elsewhere (Segoe UI, San Francisco, Roboto,
+// Cantarell set these characters narrower), so a box sized by it holds its
+// text wherever the figure is read.
+var glyphW = [2][95]uint16{
+	{382, 481, 552, 1005, 763, 1140, 936, 330, 468, 468, 600, 1005, 381, 433, 381, 404,
+		763, 763, 763, 763, 763, 763, 763, 763, 763, 763, 404, 404, 1005, 1005, 1005, 637,
+		1200, 851, 823, 838, 924, 758, 690, 930, 902, 354, 354, 787, 668, 1035, 897, 944,
+		723, 944, 833, 762, 714, 878, 821, 1186, 822, 733, 822, 468, 404, 468, 1005, 600,
+		600, 735, 762, 660, 762, 738, 413, 762, 760, 333, 333, 695, 333, 1169, 760, 734,
+		762, 762, 474, 625, 470, 760, 710, 981, 710, 710, 630, 763, 404, 763, 1005},
+	{418, 547, 625, 1005, 835, 1202, 1046, 367, 548, 548, 627, 1005, 456, 498, 456, 438,
+		835, 835, 835, 835, 835, 835, 835, 835, 835, 835, 480, 480, 1005, 1005, 1005, 696,
+		1200, 928, 914, 880, 996, 819, 819, 985, 1004, 446, 446, 930, 764, 1194, 1004, 1020,
+		879, 1020, 924, 815, 843, 974, 928, 1323, 925, 869, 870, 548, 438, 548, 1005, 600,
+		600, 810, 859, 711, 859, 814, 486, 859, 854, 411, 411, 798, 411, 1250, 854, 824,
+		859, 859, 592, 714, 574, 854, 782, 1108, 774, 782, 698, 854, 438, 854, 1005},
+}
+
+// textW is the width of s set in 12-unit type, bold or not, in user units
+// (rounded up): the one measure every box that holds a text is sized by —
+// message tokens, window flags, producer zones. Characters past ASCII
+// (·, ×, arrows, ✓, ✗) are taken at 10.05 units, the widest of those the
+// figures use, and any other at a full 12.
+func textW(s string, bold bool) int {
+	b := 0
+	if bold {
+		b = 1
+	}
+	w := 0
+	for _, r := range s {
+		switch {
+		case r >= ' ' && r <= '~':
+			w += int(glyphW[b][r-' '])
+		case r == '·':
+			w += int(glyphW[b]['.'-' '])
+		case r == '×' || r == '→' || r == '←' || r == '↑' || r == '↓' || r == '✓' || r == '✗':
+			w += 1005
+		default:
+			w += 1200
+		}
+	}
+	return (w + 99) / 100
+}

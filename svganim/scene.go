@@ -164,7 +164,7 @@ type drawnCell struct {
 // the leader's log does not hold the offset).
 type verdictKey struct {
 	group           string
-	si, side, x, y  int
+	si, x, y        int
 	partition, rec  int
 	offset          int64
 	state, finisher string
@@ -668,14 +668,28 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		x: row.CellsX + int(rep.HighWatermark)*cw, y: row.CellsY, w: veil * cw, h: cellH, o: rep.HighWatermark, od: true,
 		title: rt.veilTitle})
 	add(mark{id: rt.hw, layer: layerTick, shape: shTickUp, cls: "kf-hw",
-		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: rep.HighWatermark, od: true,
+		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.CellsY - 3, h: tickUpH, o: rep.HighWatermark, od: true,
 		text:  [3]string{s.numbered("HW ", rep.HighWatermark)},
 		title: rt.hwTitle})
 	add(mark{id: rt.leo, layer: layerTick, shape: shTickDown, cls: "kf-leo",
-		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 3, h: cellH + 6, o: rep.LogEndOffset, od: true,
+		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 1, h: tickDownH, o: rep.LogEndOffset, od: true,
 		text:  [3]string{s.numbered("LEO ", rep.LogEndOffset)},
 		title: rt.leoTitle})
 }
+
+// The ticks of a row: one whose label stands above the cells (the high
+// watermark, a committed offset, a share-partition start offset) runs
+// from 3 units above the cells, where its label's baseline is 3 units
+// higher still, to a unit below them; one whose label stands below (the
+// log end offset, a position) from a unit above the cells to 3 units
+// below, its label's baseline 11 units lower. A 12-unit text reaches 11.5
+// units above its baseline and 3.1 below, so neither kind of tick meets
+// the other kind's label at the same offset.
+const (
+	tickUpH   = cellH + 4
+	tickDownH = cellH + 4
+	noteBase  = tickDownH + 11 - 1 - cellH // below Row.Note's top: the log end offset label's baseline
+)
 
 // drawNote writes the numbers a reader reasons with under a replica's
 // badges (Row.Note), read from the trace: on the leader's row the ISR size
@@ -684,6 +698,9 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 // follower's row, while the leader sees it behind, its lag clock against
 // replica.lag.time.max (sim.Replica.LagTime), kf-lag-over once it has
 // passed the limit and the leader's next ISR check will drop it.
+//
+// The note's baseline is the log end offset label's, so its text clears
+// the role badge above it as that label clears the cells.
 func (s *scene) drawNote(p *sim.Partition, rep *sim.Replica, broker int, br sim.Broker, row Row, rt *replicaText, add func(mark)) {
 	nb := row.Note()
 	if p.Leader == broker && br.Online {
@@ -691,7 +708,7 @@ func (s *scene) drawNote(p *sim.Partition, rep *sim.Replica, broker int, br sim.
 		if p.UnderMinIsr {
 			rel, cls = " < ", cls+" kf-under"
 		}
-		add(mark{id: rt.isr, layer: layerLabel, shape: shLabel, cls: cls, x: nb.X, y: nb.Y + 11,
+		add(mark{id: rt.isr, layer: layerLabel, shape: shLabel, cls: cls, x: nb.X, y: nb.Y + noteBase,
 			text:  [3]string{"ISR " + itoa(len(p.ISR)) + rel + "min " + itoa(p.MinInsyncReplicas)},
 			title: rt.isrTitle})
 	}
@@ -700,7 +717,7 @@ func (s *scene) drawNote(p *sim.Partition, rep *sim.Replica, broker int, br sim.
 		if rep.LagTime > s.t.ReplicaLagTimeMax {
 			cls += " kf-lag-over"
 		}
-		add(mark{id: rt.lag, layer: layerLabel, shape: shLabel, cls: cls, x: nb.X, y: nb.Y + 11,
+		add(mark{id: rt.lag, layer: layerLabel, shape: shLabel, cls: cls, x: nb.X, y: nb.Y + noteBase,
 			text:  [3]string{"lag " + itoa(rep.LagTime) + "/" + itoa(s.t.ReplicaLagTimeMax)},
 			title: rt.lagTitle})
 	}
@@ -775,20 +792,26 @@ func (s *scene) drawConsumerPartition(b *sim.Beat, group string, gp *sim.GroupPa
 	add(mark{id: "ax-" + id, layer: layerBand, shape: shCell, cls: "kf-axis",
 		x: row.CellsX, y: row.CellsY, w: s.l.LogW, h: cellH,
 		title: "offsets of p" + pid + ", aligned with the broker lanes' logs above"})
+	// A reprocessed offset says "2×" where its cell holds that, a bare
+	// "2" in narrower cells (its title says it in words).
+	again := "2×"
+	if textW(again, false)+2 > cw-2 {
+		again = "2"
+	}
 	for _, o := range gp.Reprocessed {
 		add(mark{id: "rp-" + id + "-" + itoa64(o), layer: layerCell, shape: shBox, cls: "kf-again" + s.keysClass(recordAt(b, gp.Partition, o)),
-			x: row.CellsX + int(o)*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{"2×"},
+			x: row.CellsX + int(o)*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{again},
 			title: "offset " + itoa64(o) + " of p" + pid + " was processed more than once by group " + group})
 	}
 	if gp.Committed >= 0 {
 		add(mark{id: "cm-" + id, layer: layerTick, shape: shTickUp, cls: "kf-committed",
-			x: row.CellsX + int(gp.Committed)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: gp.Committed, od: true,
+			x: row.CellsX + int(gp.Committed)*cw - 1, y: row.CellsY - 3, h: tickUpH, o: gp.Committed, od: true,
 			text:  [3]string{"committed " + itoa64(gp.Committed)},
 			title: "committed offset of group " + group + " on p" + pid + " — where a new owner starts"})
 	}
 	if gp.Position >= 0 {
 		add(mark{id: "po-" + id, layer: layerTick, shape: shTickDown, cls: "kf-position",
-			x: row.CellsX + int(gp.Position)*cw - 1, y: row.CellsY - 3, h: cellH + 6, o: gp.Position, od: true,
+			x: row.CellsX + int(gp.Position)*cw - 1, y: row.CellsY - 1, h: tickDownH, o: gp.Position, od: true,
 			text:  [3]string{"position " + itoa64(gp.Position)},
 			title: "position of the owner of p" + pid + " in group " + group + " — the next offset it fetches"})
 	}
@@ -829,7 +852,7 @@ func (s *scene) drawSharePartition(b *sim.Beat, group string, si int, gp *sim.Gr
 		sg = " kf-sg" + itoa(si)
 	}
 	add(mark{id: "so-" + id, layer: layerTick, shape: shTickUp, cls: "kf-spso" + sg,
-		x: row.CellsX + int(gp.StartOffset)*cw - 1, y: row.Box.Y + markH - 3, h: cellH + 6, o: gp.StartOffset, od: true,
+		x: row.CellsX + int(gp.StartOffset)*cw - 1, y: row.CellsY - 3, h: tickUpH, o: gp.StartOffset, od: true,
 		text:  [3]string{"start " + itoa64(gp.StartOffset)},
 		title: "share-partition start offset of group " + group + " on p" + pid + " — every record before it is finished"})
 }

@@ -21,9 +21,9 @@ import (
 //   - the window base, the share-partition start offset (SPSO): a tick
 //     labelled with the group, with a bar under the in-flight records.
 //
-// A lone share group's marks are centred on the cell; with two, the first
-// group's sit on the right half and the second's on the left; further share
-// groups are shown only in their own group lanes. Every mark has a <title>. A member's colour
+// Each of the first two share groups has a strip of its own under the row
+// (Row.Share), its marks centred under the cells; further share groups are
+// shown only in their own group lanes. Every mark has a <title>. A member's colour
 // comes from its number in the trace (sim.MemberLife.Number N → colour
 // (N−1) mod memberColours), so it is the same in every frame; the member
 // rows show the same colour beside each name.
@@ -111,60 +111,76 @@ func shareIndex(b *sim.Beat, id string) int {
 }
 
 // drawShareOnLeader draws every share group's marks for partition p on the
-// row of p's leader (row lies in the leader's lane).
+// row of p's leader (row lies in the leader's lane), each group in its own
+// strip under the row (Row.Share).
 func (s *scene) drawShareOnLeader(b *sim.Beat, p *sim.Partition, row Row, add func(mark)) {
-	gs := shareGroups(b)
-	for si, g := range gs {
-		if si > 1 {
-			return
+	var log []sim.Entry
+	for i := range p.Replicas {
+		if p.Replicas[i].Broker == p.Leader {
+			log = p.Replicas[i].Log
 		}
-		side := 0 // centred
-		if len(gs) > 1 {
-			side = 1 + si // right, then left
-		}
-		var log []sim.Entry
-		for i := range p.Replicas {
-			if p.Replicas[i].Broker == p.Leader {
-				log = p.Replicas[i].Log
-			}
+	}
+	for _, g := range shareGroups(b) {
+		si := s.shareIndexOf(g.Group)
+		if si < 0 || si > 1 || row.Share[si] == 0 {
+			continue
 		}
 		for i := range g.Partitions {
 			if gp := &g.Partitions[i]; gp.Partition == p.Partition {
-				s.drawShareRow(g.Group, si, side, gp, log, p.HighWatermark, row, add)
+				s.drawShareRow(g.Group, si, gp, log, row, add)
 			}
 		}
 	}
 }
 
-// drawShareRow draws one share group's marks on a leader row: si is the
-// group's index among the share groups (its colour), side where in a cell
-// its marks go (0 centred, 1 right half, 2 left half); hw is the
-// partition's high watermark, whose label the row shows above the cells.
-// Squares straddle the cell's bottom edge and discs its top edge, clear of
-// the key label in the cell's middle and of the labels above and below the
-// row.
-func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition, log []sim.Entry, hw int64, row Row, add func(mark)) {
+// shareIndexOf is the layout's index of share group id among its share
+// groups (the order of shareLabels), -1 for none.
+func (s *scene) shareIndexOf(id string) int {
+	si := 0
+	for _, g := range s.l.Groups {
+		if g.Type != "share" {
+			continue
+		}
+		if g.Group == id {
+			return si
+		}
+		si++
+	}
+	return -1
+}
+
+// Where a share strip's marks stand, in user units below its top
+// (Row.Share): the window flag, then the squares and discs, then the
+// in-flight bar; the window base's tick runs from the flag's top to the
+// bar's bottom. A text reaches 11.5 units above its baseline and 3.1
+// below (12-unit type), so each line clears the one above it.
+const (
+	shareFlagY = 4
+	shareFlagH = 13
+	shareMarkY = 20
+	shareBarY  = 36
+)
+
+// drawShareRow draws one share group's marks in its strip under a leader
+// row: si is the group's layout index (its colour and strip). A record's
+// square or disc stands under the record's cell, inside the cell's
+// columns, clear of the ticks at the cells' edges; the flag naming the
+// group stands right of the window base's tick, or left of it where the
+// logs end.
+func (s *scene) drawShareRow(group string, si int, gp *sim.GroupPartition, log []sim.Entry, row Row, add func(mark)) {
 	cw := s.l.CellW
+	top := row.Share[si]
 	pid := itoa(gp.Partition)
 	base := "s" + itoa(si) + "-p" + pid // ids follow the partition, not the broker: they move with leadership
-	sq := min(shareSquare, cw-2)
-	dv := min(shareVerdict, cw-2)
+	// A mark keeps a unit clear of either edge of its cell's column, where
+	// the high-watermark and log-end-offset ticks stand.
+	sq := min(shareSquare, cw-4)
+	dv := min(shareVerdict, cw-4)
 	if sq < 4 || dv < 3 {
 		return // cells too narrow for these marks; the group lane still shows them
 	}
 	cellX := func(o int64) int { return row.CellsX + int(o)*cw }
-	at := func(o int64, w int) int {
-		inner := cw - 2 // a cell's drawn width
-		switch side {
-		case 1:
-			return cellX(o) + inner - w
-		case 2:
-			return cellX(o)
-		}
-		return cellX(o) + (inner-w)/2
-	}
-	sqX := func(o int64) int { return at(o, sq) }
-	dvX := func(o int64) int { return at(o, dv) }
+	at := func(o int64, w int) int { return cellX(o) + (cw-2-w+1)/2 }
 	where := "p" + pid + " offset "
 	// A mark takes its record's key classes, so isolating a key in the
 	// legend dims the other keys' share marks too; its title names the
@@ -186,7 +202,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		if r.Offset >= 0 && r.Offset < int64(len(log)) {
 			rec = log[r.Offset].Record
 		}
-		k := verdictKey{group: group, si: si, side: side, x: row.CellsX, y: row.CellsY, partition: gp.Partition,
+		k := verdictKey{group: group, si: si, x: row.CellsX, y: top, partition: gp.Partition,
 			rec: rec, offset: r.Offset, state: r.State, finisher: r.Finisher, deliveries: r.DeliveryCount}
 		if o := r.Offset; o >= 0 && o < int64(len(drawn)) && drawn[o].ok && drawn[o].k == k {
 			add(drawn[o].m)
@@ -201,7 +217,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		}
 		kc, recWords := keyed(r.Offset)
 		m := mark{id: "sv-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
-			x: dvX(r.Offset), y: row.CellsY - dv/2, w: dv, h: dv, text: [3]string{s.shareLabel(si)},
+			x: at(r.Offset, dv), y: top + shareMarkY + (sq-dv)/2, w: dv, h: dv, text: [3]string{s.shareLabel(si)},
 			title: "share group " + group + ", " + where + o + recWords + ": " + what}
 		if s.reuse != nil && r.Offset >= 0 && r.Offset < 1<<20 {
 			if n := int(r.Offset) + 1; n > len(drawn) {
@@ -233,44 +249,28 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 		}
 		kc, rec := keyed(r.Offset)
 		add(mark{id: "sq-" + base + "-" + o, layer: layerTick, shape: shCell, cls: cls + kc,
-			x: sqX(r.Offset), y: row.CellsY + cellH - sq/2, w: sq, h: sq, text: [3]string{txt},
+			x: at(r.Offset, sq), y: top + shareMarkY, w: sq, h: sq, text: [3]string{txt},
 			title: "share group " + group + ", " + where + o + rec + ": " + what + " (the number is its delivery count)"})
 	}
 	// The window base: a tick at the start offset with a flag naming the
-	// group, and a bar under the in-flight records. The flag straddles the
-	// row's top edge to the right of the tick, where no verdict disc is
-	// (discs sit on finished records, left of the tick); a second share
-	// group's flag hangs from the bottom edge to the left of its tick, or,
-	// where that would cover the role badge (a start offset of 0 or 1),
-	// sits above the badge, moved left of the high-watermark label if that
-	// label is close by.
+	// group, and a bar under the in-flight records.
 	x := cellX(gp.StartOffset)
 	sg := " kf-sg" + itoa(si)
 	add(mark{id: "ws-" + base, layer: layerTick, shape: shTickDown, cls: "kf-wbase" + sg,
-		x: x - 1, y: row.CellsY - 4, h: cellH + 8 + si*(shareBarH+1), o: gp.StartOffset, od: true,
+		x: x - 1, y: top + shareFlagY, h: shareBarY + shareBarH - shareFlagY, o: gp.StartOffset, od: true,
 		title: "share group " + group + "'s share-partition start offset on p" + pid +
 			": every record before it is acknowledged or archived"})
-	// The flag lies under the ticks, discs and squares (layerVeil): a
-	// record acknowledged out of order, right of the tick, keeps its disc
-	// in view, covering a letter of the flag at most.
-	fw := 7*len([]rune(group)) + 8
-	// Its top sits 3 units above the cells, clear of the HW label above the
-	// row (which ends 4 units above) and of the key label inside the cell.
-	fx, fy := x, row.CellsY-4
-	if si == 1 {
-		fx, fy = x-fw-1, row.CellsY+cellH-4
-		if fx < row.CellsX {
-			fy = row.CellsY - 15
-			// The label "HW n" is centred on its tick, about 3 units a
-			// character wide on each side (figure.css: 12px bold).
-			hx, half := cellX(hw)-1, 4*len("HW "+itoa64(hw))+1
-			if fx < hx+half && fx+fw > hx-half {
-				fx = hx - half - fw - 1
-			}
-		}
+	// The flag has its line of the strip to itself: it starts a unit right
+	// of the tick and is as wide as the group's name (figure.css: bold),
+	// or, where that would run past the logs' label room into the message
+	// gutter, it ends a unit left of the tick.
+	fw := textW(group, true) + 8
+	fx := x + 1
+	if fx+fw > s.l.LogEnd {
+		fx = max(x-2-fw, row.Box.X)
 	}
 	add(mark{id: "wf-" + base, layer: layerVeil, shape: shCell, cls: "kf-wflag" + sg,
-		x: fx, y: fy, w: fw, h: 13, text: [3]string{group}, o: gp.StartOffset, od: true,
+		x: fx, y: top + shareFlagY, w: fw, h: shareFlagH, text: [3]string{group}, o: gp.StartOffset, od: true,
 		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
 			itoa64(gp.StartOffset) + ")"})
 	// One bar segment per in-flight record: a mark keeps its size from
@@ -281,7 +281,7 @@ func (s *scene) drawShareRow(group string, si, side int, gp *sim.GroupPartition,
 			rec = append(rec, log[r.Offset].Record)
 		}
 		add(mark{id: "wb-" + base + "-" + itoa64(r.Offset), layer: layerTick, shape: shCell, cls: "kf-wbar" + sg + s.keysClass(rec...),
-			x: cellX(r.Offset), y: row.CellsY + cellH + 1 + si*(shareBarH+1), w: cw, h: shareBarH,
+			x: cellX(r.Offset), y: top + shareBarY, w: cw, h: shareBarH,
 			title: "share group " + group + ": p" + pid + " offset " + itoa64(r.Offset) + " is in flight (at or after the start offset, handed out at least once)"})
 	}
 	if s.reuse != nil {

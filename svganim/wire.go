@@ -1,8 +1,6 @@
 package svganim
 
 import (
-	"strings"
-
 	"github.com/kafkaflow/kflowgen/sim"
 )
 
@@ -48,28 +46,10 @@ const (
 	wireGap  = 8  // between two columns, and between the logs and the first
 )
 
-// tokenW is the width of a token holding text in 12-unit type: a rough
-// width per character in tenths of a unit (narrow punctuation and spaces,
-// wide capitals and symbols) plus padding, erring wide, since a layout
-// never measures.
-func tokenW(text string) int {
-	w := 0
-	for _, r := range text {
-		switch {
-		case strings.ContainsRune(" ·.,:;!|'ijlftr", r):
-			w += 40
-		case r == '_':
-			w += 62
-		case r >= 'A' && r <= 'Z' || r == 'm' || r == 'w':
-			w += 84
-		case r > 0x7f: // arrows, ✓, ✗, ×
-			w += 98
-		default:
-			w += 70
-		}
-	}
-	return 8 + (w+5)/10
-}
+// tokenW is the width of a token holding text in 12-unit type, bold for a
+// refusal (figure.css): the text's width by the layout's one measure
+// (textW) and 4 units either side.
+func tokenW(text string, bold bool) int { return 8 + textW(text, bold) }
 
 // wireText returns what message m's token says, without its arrow glyph,
 // and whether the message is a refusal (an error code).
@@ -152,8 +132,8 @@ func wireTopology(t *sim.Trace, groups []GroupShape) []WireShape {
 			if !refused {
 				txt = "↓ " + txt
 			}
-			if n, ok := longest[ch]; !ok || tokenW(txt) > n {
-				longest[ch] = tokenW(txt)
+			if n, ok := longest[ch]; !ok || tokenW(txt, refused) > n {
+				longest[ch] = tokenW(txt, refused)
 			}
 		}
 	}
@@ -369,8 +349,12 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		if m.Dropped {
 			cls += " kf-dropped"
 		}
-		add(mark{id: "wt-" + pair + "-" + itoa(k), layer: layerToken, shape: shWire, cls: cls,
-			x: col.X, y: y, w: col.W, h: tokenH,
+		// The pill is as wide as its own text (the column, as its widest),
+		// rounded up to 4 units so that a pair's tokens come in a few
+		// widths; a mark keeps its size, so the width is part of its id.
+		tw := min((tokenW(arrow+txt, refused)+3)/4*4, col.W)
+		add(mark{id: "wt-" + pair + "-" + itoa(k) + "-" + itoa(tw), layer: layerToken, shape: shWire, cls: cls,
+			x: col.X, y: y, w: tw, h: tokenH,
 			text: [3]string{arrow + txt}, title: s.wireTitle(m)})
 	}
 }
