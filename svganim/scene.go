@@ -116,6 +116,8 @@ type scene struct {
 	wire *wireEnds
 	// shareLbl holds each share group's verdict-disc label (shareLabels).
 	shareLbl []string
+	// tokenWide holds each message token's width (tokenWidths), by mark id.
+	tokenWide map[string]int
 }
 
 // reuse holds marks already drawn, keyed by everything they are drawn
@@ -252,6 +254,7 @@ func newSceneIn(t *sim.Trace, l Layout) *scene {
 	if n := len(t.Beats); n > 0 {
 		s.last = t.Beats[n-1].Beat
 	}
+	s.tokenWide = s.tokenWidths()
 	return s
 }
 

@@ -349,12 +349,33 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		if m.Dropped {
 			cls += " kf-dropped"
 		}
-		// The pill is as wide as its own text (the column, as its widest),
-		// rounded up to 4 units so that a pair's tokens come in a few
-		// widths; a mark keeps its size, so the width is part of its id.
-		tw := min((tokenW(arrow+txt, refused)+3)/4*4, col.W)
-		add(mark{id: "wt-" + pair + "-" + itoa(k) + "-" + itoa(tw), layer: layerToken, shape: shWire, cls: cls,
-			x: col.X, y: y, w: tw, h: tokenH,
+		// The pill is as wide as the widest text its mark ever holds (a
+		// mark keeps its size; tokenWidths), the column as its widest pill.
+		id := "wt-" + pair + "-" + itoa(k)
+		tw := tokenW(arrow+txt, refused)
+		if s.tokenWide != nil {
+			tw = s.tokenWide[id]
+		}
+		add(mark{id: id, layer: layerToken, shape: shWire, cls: cls,
+			x: col.X, y: y, w: min(tw, col.W), h: tokenH,
 			text: [3]string{arrow + txt}, title: s.wireTitle(m)})
 	}
+}
+
+// tokenWidths returns, for every token mark of the trace, the width of the
+// widest text it holds at any beat (tokenW), so that each pill is sized to
+// its own texts and keeps that size from beat to beat.
+func (s *scene) tokenWidths() map[string]int {
+	wide := map[string]int{}
+	ms := s.tokenWide
+	s.tokenWide = nil
+	for bi := range s.t.Beats {
+		s.drawWire(&s.t.Beats[bi], func(m mark) {
+			if m.shape == shWire {
+				wide[m.id] = max(wide[m.id], m.w)
+			}
+		})
+	}
+	s.tokenWide = ms
+	return wide
 }
