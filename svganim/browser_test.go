@@ -2,6 +2,7 @@ package svganim
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -23,8 +24,9 @@ import (
 )
 
 var (
-	shots   = flag.String("shots", "", "write browser screenshots of the test page into this folder")
-	shotIDs = flag.String("shot-ids", "", "with -shots: only these figures (comma-separated ids, as safeID writes them)")
+	shots     = flag.String("shots", "", "write browser screenshots of the test page into this folder")
+	shotIDs   = flag.String("shot-ids", "", "with -shots: only these figures (comma-separated ids, as safeID writes them)")
+	stepTrace = flag.String("steptrace", "", "with -bench BrowserStep: record one more round, one press a frame, as a Chrome trace into this file (chrome://tracing, Perfetto) and log where its time went")
 )
 
 // testPage serves a page with the given figures, figure.css, kf-words.js
@@ -495,6 +497,9 @@ func BenchmarkBrowserStep(b *testing.B) {
 	for _, v := range [][]float64{all, best, slide} {
 		sort.Float64s(v)
 	}
+	if *stepTrace != "" {
+		traceRound(b, ctx, *stepTrace, heavy.name)
+	}
 	b.ReportMetric(all[len(all)/2], "ms-median")
 	b.ReportMetric(all[len(all)*99/100], "ms-p99")
 	b.ReportMetric(best[len(best)/2], "ms-median-best")
@@ -505,6 +510,31 @@ func BenchmarkBrowserStep(b *testing.B) {
 		"%d presses 0.35 s apart: median %.1f ms, p99 %.1f ms, max %.1f ms",
 		heavy.name, len(all), b.N, all[len(all)/2], all[len(all)*99/100], all[len(all)-1], best[len(best)/2], best[len(best)*99/100], best[len(best)-1],
 		len(slide), slide[len(slide)/2], slide[len(slide)*99/100], slide[len(slide)-1])
+}
+
+// traceRound records one stepRound, one press a frame, as a Chrome trace
+// into file, and logs the renderer main thread's time per press by phase:
+// in all, and within the frame callbacks stepRound times (the key press,
+// its handler and the style and layout its offsetHeight forces).
+func traceRound(b *testing.B, ctx context.Context, file, name string) {
+	var presses int
+	events, err := browsertest.Trace(ctx, func() error {
+		presses = len(stepRound(b, ctx, 0))
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := json.Marshal(map[string]any{"traceEvents": events})
+	if err == nil {
+		err = os.WriteFile(file, out, 0o644)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s, traced (%d presses, %d events, %s): per press, timed part: %s; whole frame: %s", name, presses, len(events), file,
+		browsertest.FormatBreakdown(browsertest.Breakdown(events, "FireAnimationFrame"), presses),
+		browsertest.FormatBreakdown(browsertest.Breakdown(events, ""), presses))
 }
 
 // stepRound presses Home, then → to the last beat and ← back to the

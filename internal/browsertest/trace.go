@@ -1,0 +1,231 @@
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+// TraceEvent is one event of a Chrome trace (the Trace Event Format that
+// chrome://tracing and Perfetto read): ts and dur in microseconds, ph the
+// phase ("X" a complete event with a duration, "B"/"E" its begin and end,
+// "M" metadata such as a thread's name).
+type TraceEvent struct {
+	Name string          `json:"name"`
+	Cat  string          `json:"cat"`
+	Ph   string          `json:"ph"`
+	Pid  int64           `json:"pid"`
+	Tid  int64           `json:"tid"`
+	Ts   float64         `json:"ts"`
+	Dur  float64         `json:"dur,omitempty"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// traceCategories are the categories DevTools' Performance panel records:
+// enough to tell script, style, layout and paint apart, cheap enough to
+// leave the timings near what they are untraced.
+var traceCategories = []string{
+	"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline",
+	"v8.execute", "blink.user_timing",
+}
+
+// Trace records a Chrome trace of the tab in ctx while do runs, and returns
+// its events in the order Chromium sent them. do runs browser actions on
+// ctx as any test does. The trace is recorded in memory and delivered when
+// do returns, so keep what do does short (a few hundred key presses).
+func Trace(ctx context.Context, do func() error) ([]TraceEvent, error) {
+	var events []TraceEvent
+	done := make(chan error, 1)
+	ectx, stop := context.WithCancel(ctx)
+	defer stop()
+	data := chromedp.Events(ectx, tracing.DataCollected)
+	complete := chromedp.Events(ectx, tracing.TracingComplete)
+	collected := make(chan []TraceEvent, 1)
+	go func() {
+		var got []TraceEvent
+		for ev, err := range data {
+			if err != nil {
+				break
+			}
+			for _, raw := range ev.Value {
+				var e TraceEvent
+				if json.Unmarshal(raw, &e) == nil {
+					got = append(got, e)
+				}
+			}
+		}
+		collected <- got
+	}()
+	go func() {
+		for _, err := range complete {
+			done <- err
+			return
+		}
+	}()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, tracing.Start, tracing.StartParams{
+			TransferMode: tracing.StartTransferModeReportEvents,
+			TraceConfig:  &tracing.TraceConfig{IncludedCategories: traceCategories, ExcludedCategories: []string{"*"}},
+		})
+		return err
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("starting the trace: %w", err)
+	}
+	runErr := do()
+	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, tracing.End, cdp.Empty{})
+		return err
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("ending the trace: %w", err)
+	}
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	stop()
+	events = <-collected
+	if runErr != nil {
+		return events, runErr
+	}
+	return events, err
+}
+
+// Phase is the kind of work the renderer's main thread did, as DevTools'
+// summary groups it.
+type Phase string
+
+// The phases Breakdown sorts the main thread's time into.
+const (
+	Script Phase = "script"
+	Style  Phase = "style"
+	Layout Phase = "layout"
+	Paint  Phase = "paint" // pre-paint, paint, layerize and commit
+	Other  Phase = "other" // the rest of a task: scheduling, idle work
+)
+
+// phaseOf names the phase of a trace event by its name (the names of
+// Chromium's devtools.timeline events), or "" for an event whose time
+// belongs to whatever encloses it.
+func phaseOf(name string) Phase {
+	switch name {
+	case "EvaluateScript", "FunctionCall", "EventDispatch", "FireAnimationFrame", "TimerFire",
+		"v8.execute", "V8.Execute", "v8.compile", "v8.run", "RunMicrotasks", "v8.callFunction":
+		return Script
+	case "UpdateLayoutTree", "RecalculateStyles", "ParseAuthorStyleSheet", "UpdateStyle":
+		return Style
+	case "Layout", "UpdateLayout", "IntersectionObserverController::computeIntersections":
+		return Layout
+	case "PrePaint", "Paint", "PaintImage", "Layerize", "UpdateLayer", "UpdateLayerTree",
+		"CompositeLayers", "Commit", "PaintSetup":
+		return Paint
+	case "RunTask", "ThreadControllerImpl::RunTask":
+		return Other
+	}
+	return ""
+}
+
+// Breakdown sums the self time of the renderer main thread's events by
+// phase, in milliseconds: an event's time less its children's goes to its
+// phase, or to its nearest enclosing event's when its own name has none
+// (so a layout forced from script counts as layout, not script). within,
+// when not empty, keeps only the time inside events of that name (e.g.
+// "FireAnimationFrame": the frame callbacks a benchmark times).
+func Breakdown(events []TraceEvent, within string) map[Phase]float64 {
+	main := map[[2]int64]bool{}
+	for _, e := range events {
+		if e.Ph == "M" && e.Name == "thread_name" && strings.Contains(string(e.Args), `"CrRendererMain"`) {
+			main[[2]int64{e.Pid, e.Tid}] = true
+		}
+	}
+	type span struct {
+		start, end float64
+		phase      Phase
+		name       string
+	}
+	byThread := map[[2]int64][]span{}
+	open := map[[2]int64][]TraceEvent{}
+	for _, e := range events {
+		th := [2]int64{e.Pid, e.Tid}
+		if !main[th] {
+			continue
+		}
+		switch e.Ph {
+		case "X":
+			byThread[th] = append(byThread[th], span{e.Ts, e.Ts + e.Dur, phaseOf(e.Name), e.Name})
+		case "B":
+			open[th] = append(open[th], e)
+		case "E":
+			if n := len(open[th]); n > 0 {
+				b := open[th][n-1]
+				open[th] = open[th][:n-1]
+				byThread[th] = append(byThread[th], span{b.Ts, e.Ts, phaseOf(b.Name), b.Name})
+			}
+		}
+	}
+	out := map[Phase]float64{}
+	for _, spans := range byThread {
+		// Parents before children: by start, the longer first.
+		sort.SliceStable(spans, func(i, j int) bool {
+			if spans[i].start != spans[j].start {
+				return spans[i].start < spans[j].start
+			}
+			return spans[i].end > spans[j].end
+		})
+		type frame struct {
+			span
+			phase  Phase // its own, or inherited
+			inside bool  // within an event named within
+			self   float64
+		}
+		var stack []*frame
+		flush := func(f *frame) {
+			if f.inside && f.phase != "" {
+				out[f.phase] += f.self / 1000
+			}
+		}
+		for _, s := range spans {
+			for len(stack) > 0 && stack[len(stack)-1].end <= s.start {
+				flush(stack[len(stack)-1])
+				stack = stack[:len(stack)-1]
+			}
+			f := &frame{span: s, phase: s.phase, inside: within == "" || s.name == within, self: s.end - s.start}
+			if n := len(stack); n > 0 {
+				parent := stack[n-1]
+				parent.self -= min(s.end, parent.end) - s.start
+				if f.phase == "" {
+					f.phase = parent.phase
+				}
+				f.inside = f.inside || parent.inside
+			}
+			if f.phase == "" {
+				f.phase = Other
+			}
+			stack = append(stack, f)
+		}
+		for len(stack) > 0 {
+			flush(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return out
+}
+
+// FormatBreakdown writes a breakdown as "script 1.20 ms, style 0.80 ms, …"
+// in the order of the Phase constants, each divided by per (e.g. the number
+// of key presses, for a time per press).
+func FormatBreakdown(b map[Phase]float64, per int) string {
+	var parts []string
+	for _, p := range []Phase{Script, Style, Layout, Paint, Other} {
+		parts = append(parts, fmt.Sprintf("%s %.2f ms", p, b[p]/float64(max(per, 1))))
+	}
+	return strings.Join(parts, ", ")
+}
