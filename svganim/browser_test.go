@@ -138,7 +138,7 @@ type figState struct {
 func readFig(t testing.TB, ctx context.Context, id string) figState {
 	t.Helper()
 	return eval[figState](t, ctx, `(function(){var f=document.getElementById(`+"`"+id+"`"+`);
-		return {at:f.querySelector('.kf-counter text').textContent.replace('beat ',''), caption:f.querySelector('.kf-caption').textContent,
+		return {at:f.querySelector('.kf-counter text').textContent.replace('beat ',''), caption:f.querySelector('.kf-caption .kf-now').textContent,
 		scrub:f.querySelector('.kf-scrub').value,
 		marks:Array.from(f.querySelectorAll('.kf-svg > g')).map(function(g){
 			var r=g.querySelector('rect');
@@ -516,7 +516,7 @@ func BenchmarkBrowserStep(b *testing.B) {
 // into file, and logs the renderer main thread's time per press by phase:
 // in all, and within the frame callbacks stepRound times (the key press,
 // its handler and the style and layout its offsetHeight forces).
-func traceRound(b *testing.B, ctx context.Context, file, name string) {
+func traceRound(b testing.TB, ctx context.Context, file, name string) {
 	var presses int
 	events, err := browsertest.Trace(ctx, func() error {
 		presses = len(stepRound(b, ctx, 0))
@@ -532,16 +532,16 @@ func traceRound(b *testing.B, ctx context.Context, file, name string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("%s, traced (%d presses, %d events, %s): per press, timed part: %s; whole frame: %s", name, presses, len(events), file,
-		browsertest.FormatBreakdown(browsertest.Breakdown(events, "FireAnimationFrame"), presses),
-		browsertest.FormatBreakdown(browsertest.Breakdown(events, ""), presses))
+	b.Logf("%s, traced (%d presses, %d events, %s): main thread processor time per press, in the timed part: %s; in the whole frame: %s", name, presses, len(events), file,
+		browsertest.FormatBreakdown(browsertest.Breakdown(events, "FireAnimationFrame", browsertest.CPU), presses),
+		browsertest.FormatBreakdown(browsertest.Breakdown(events, "", browsertest.CPU), presses))
 }
 
 // stepRound presses Home, then → to the last beat and ← back to the
 // first on the figure "heavy", each press gapMS milliseconds (at least one
 // animation frame) after the one before, and returns each press's time in
 // milliseconds from the key event to the new state laid out.
-func stepRound(b *testing.B, ctx context.Context, gapMS int) []float64 {
+func stepRound(b testing.TB, ctx context.Context, gapMS int) []float64 {
 	tctx, cancel := context.WithTimeout(ctx, 120*time.Second)
 	defer cancel()
 	got, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](`(async function(gap){

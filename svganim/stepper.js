@@ -141,28 +141,41 @@
       for (const g of ringed) g.classList.add('kf-new');
     }
 
-    // The caption is the storyboard item of the beat, after its number,
-    // with the other events (one per line) under "n more"; an "n more"
-    // the reader opened stays open while stepping.
-    function captionOf(b, number, open) {
+    // A beat's caption is its storyboard item after its number, with the
+    // other events (one per line) under "n more".
+    function captionOf(b) {
       const box = document.createElement('div');
+      box.className = 'kf-cap';
       box.innerHTML = story[b].innerHTML;
-      box.firstChild.prepend(`beat ${number} — `);
+      box.firstChild.prepend(`beat ${b} — `);
       const rest = box.querySelector('.kf-rest');
       if (rest) {
         const more = document.createElement('details');
         more.className = 'kf-rest';
-        more.open = open;
         more.innerHTML = `<summary>${rest.textContent.split('\n').length} more</summary>`;
         rest.replaceWith(more);
         rest.removeAttribute('class');
         more.append(rest);
       }
-      return box.childNodes;
+      return box;
     }
+    // Every beat's caption is built once and one is shown (figure.css:
+    // .kf-cap), so a step lays nothing out. An "n more" the reader opened
+    // stays open while stepping.
+    const captions = [...story].map((_, b) => captionOf(b));
+    caption.replaceChildren(...captions);
+    let captionShown;
     function showCaption(b) {
-      const open = !!caption.querySelector('details')?.open;
-      caption.replaceChildren(...captionOf(b, b, open));
+      const was = captionShown, next = captionShown = captions[b];
+      if (next === was) return;
+      const opened = was?.querySelector('details');
+      if (opened?.open) {
+        opened.open = false;
+        const more = next.querySelector('details');
+        if (more) more.open = true;
+      }
+      was?.classList.remove('kf-now');
+      next.classList.add('kf-now');
     }
 
     function show(b) {
@@ -177,6 +190,7 @@
     }
 
     function stop() {
+      if (!timer) return;
       clearTimeout(timer);
       timer = 0;
       playButton.textContent = 'play';
@@ -250,19 +264,6 @@
       else return;
       e.preventDefault();
     });
-
-    // The caption area keeps one height at every beat: beside the caption
-    // sits, hidden, every beat's caption in the same grid cell (figure.css:
-    // .kf-capbox), so the cell is as tall as the tallest.
-    const sizer = document.createElement('div');
-    sizer.className = 'kf-sizer';
-    sizer.ariaHidden = 'true';
-    story.forEach((_, b) => {
-      const copy = document.createElement('div');
-      copy.append(...captionOf(b, last, false));
-      sizer.append(copy);
-    });
-    $('.kf-capbox').append(sizer);
 
     // Open at the start of the story (or the beat the author chose).
     show(+root.dataset.open || 0);

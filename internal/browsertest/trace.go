@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/tracing"
@@ -17,13 +18,17 @@ import (
 // phase ("X" a complete event with a duration, "B"/"E" its begin and end,
 // "M" metadata such as a thread's name).
 type TraceEvent struct {
-	Name string          `json:"name"`
-	Cat  string          `json:"cat"`
-	Ph   string          `json:"ph"`
-	Pid  int64           `json:"pid"`
-	Tid  int64           `json:"tid"`
-	Ts   float64         `json:"ts"`
-	Dur  float64         `json:"dur,omitempty"`
+	Name string  `json:"name"`
+	Cat  string  `json:"cat"`
+	Ph   string  `json:"ph"`
+	Pid  int64   `json:"pid"`
+	Tid  int64   `json:"tid"`
+	Ts   float64 `json:"ts"`
+	Dur  float64 `json:"dur,omitempty"`
+	// Tts and Tdur are the thread's clock: the processor time the thread
+	// had, which a busy machine does not inflate by switching it out.
+	Tts  float64         `json:"tts,omitempty"`
+	Tdur float64         `json:"tdur,omitempty"`
 	Args json.RawMessage `json:"args,omitempty"`
 }
 
@@ -40,35 +45,29 @@ var traceCategories = []string{
 // ctx as any test does. The trace is recorded in memory and delivered when
 // do returns, so keep what do does short (a few hundred key presses).
 func Trace(ctx context.Context, do func() error) ([]TraceEvent, error) {
-	var events []TraceEvent
-	done := make(chan error, 1)
-	ectx, stop := context.WithCancel(ctx)
+	// Listen, unlike Events, keeps the order of the two event types:
+	// every bucket of data arrives before tracingComplete.
+	var mu sync.Mutex
+	var raws [][]byte
+	complete := make(chan struct{})
+	lctx, stop := context.WithCancel(ctx)
 	defer stop()
-	data := chromedp.Events(ectx, tracing.DataCollected)
-	complete := chromedp.Events(ectx, tracing.TracingComplete)
-	collected := make(chan []TraceEvent, 1)
-	go func() {
-		var got []TraceEvent
-		for ev, err := range data {
-			if err != nil {
-				break
-			}
+	err := chromedp.Listen(lctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *tracing.EventDataCollected:
+			mu.Lock()
 			for _, raw := range ev.Value {
-				var e TraceEvent
-				if json.Unmarshal(raw, &e) == nil {
-					got = append(got, e)
-				}
+				raws = append(raws, raw)
 			}
+			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(complete)
 		}
-		collected <- got
-	}()
-	go func() {
-		for _, err := range complete {
-			done <- err
-			return
-		}
-	}()
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, tracing.Start, tracing.StartParams{
 			TransferMode: tracing.StartTransferModeReportEvents,
 			TraceConfig:  &tracing.TraceConfig{IncludedCategories: traceCategories, ExcludedCategories: []string{"*"}},
@@ -87,17 +86,34 @@ func Trace(ctx context.Context, do func() error) ([]TraceEvent, error) {
 		return nil, fmt.Errorf("ending the trace: %w", err)
 	}
 	select {
-	case err = <-done:
+	case <-complete:
 	case <-ctx.Done():
-		err = ctx.Err()
+		return nil, ctx.Err()
 	}
 	stop()
-	events = <-collected
-	if runErr != nil {
-		return events, runErr
+	mu.Lock()
+	defer mu.Unlock()
+	events := make([]TraceEvent, 0, len(raws))
+	for _, raw := range raws {
+		var e TraceEvent
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, fmt.Errorf("a trace event: %w", err)
+		}
+		events = append(events, e)
 	}
-	return events, err
+	return events, runErr
 }
+
+// Clock chooses which time Breakdown sums.
+type Clock int
+
+const (
+	// Wall is the time that passed, as a reader waits for it.
+	Wall Clock = iota
+	// CPU is the renderer main thread's processor time: on a machine
+	// shared with other work, what the page itself cost.
+	CPU
+)
 
 // Phase is the kind of work the renderer's main thread did, as DevTools'
 // summary groups it.
@@ -139,7 +155,7 @@ func phaseOf(name string) Phase {
 // (so a layout forced from script counts as layout, not script). within,
 // when not empty, keeps only the time inside events of that name (e.g.
 // "FireAnimationFrame": the frame callbacks a benchmark times).
-func Breakdown(events []TraceEvent, within string) map[Phase]float64 {
+func Breakdown(events []TraceEvent, within string, clock Clock) map[Phase]float64 {
 	main := map[[2]int64]bool{}
 	for _, e := range events {
 		if e.Ph == "M" && e.Name == "thread_name" && strings.Contains(string(e.Args), `"CrRendererMain"`) {
@@ -148,6 +164,7 @@ func Breakdown(events []TraceEvent, within string) map[Phase]float64 {
 	}
 	type span struct {
 		start, end float64
+		cpu        float64 // thread time, when the event has it
 		phase      Phase
 		name       string
 	}
@@ -160,14 +177,14 @@ func Breakdown(events []TraceEvent, within string) map[Phase]float64 {
 		}
 		switch e.Ph {
 		case "X":
-			byThread[th] = append(byThread[th], span{e.Ts, e.Ts + e.Dur, phaseOf(e.Name), e.Name})
+			byThread[th] = append(byThread[th], span{e.Ts, e.Ts + e.Dur, e.Tdur, phaseOf(e.Name), e.Name})
 		case "B":
 			open[th] = append(open[th], e)
 		case "E":
 			if n := len(open[th]); n > 0 {
 				b := open[th][n-1]
 				open[th] = open[th][:n-1]
-				byThread[th] = append(byThread[th], span{b.Ts, e.Ts, phaseOf(b.Name), b.Name})
+				byThread[th] = append(byThread[th], span{b.Ts, e.Ts, e.Tts - b.Tts, phaseOf(b.Name), b.Name})
 			}
 		}
 	}
@@ -188,7 +205,7 @@ func Breakdown(events []TraceEvent, within string) map[Phase]float64 {
 		}
 		var stack []*frame
 		flush := func(f *frame) {
-			if f.inside && f.phase != "" {
+			if f.inside && f.phase != "" && f.self > 0 {
 				out[f.phase] += f.self / 1000
 			}
 		}
@@ -197,10 +214,14 @@ func Breakdown(events []TraceEvent, within string) map[Phase]float64 {
 				flush(stack[len(stack)-1])
 				stack = stack[:len(stack)-1]
 			}
-			f := &frame{span: s, phase: s.phase, inside: within == "" || s.name == within, self: s.end - s.start}
+			took := s.end - s.start
+			if clock == CPU {
+				took = s.cpu
+			}
+			f := &frame{span: s, phase: s.phase, inside: within == "" || s.name == within, self: took}
 			if n := len(stack); n > 0 {
 				parent := stack[n-1]
-				parent.self -= min(s.end, parent.end) - s.start
+				parent.self -= took
 				if f.phase == "" {
 					f.phase = parent.phase
 				}
