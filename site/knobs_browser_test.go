@@ -15,12 +15,17 @@ import (
 )
 
 // knobState is what the knob browser tests read of a figure: the beat
-// counter, the combination shown, the pressed value of each knob, and the
-// outcome letters of the records drawn at that beat.
+// counter, the combination shown, the pressed value of each knob, the
+// outcome letters of the records drawn at that beat, the combination the
+// outcome table's caption names and the knob value of its marked row, and
+// whether the figure's accessible name (aria-labelledby) is the shown
+// combination's title.
 type knobState struct {
-	At, Shown string
-	Pressed   []string
-	Outcomes  string
+	At, Shown        string
+	Pressed          []string
+	Outcomes         string
+	TableShows, OnAt string
+	Labelled         bool
 }
 
 const readKnobs = `(() => {
@@ -32,6 +37,9 @@ const readKnobs = `(() => {
     Pressed: [...fig.querySelectorAll('.kf-knob')].map(g => g.querySelector('[aria-pressed=true]').textContent),
     Outcomes: [...v.querySelectorAll('.kf-svg > g.kf-card:not(.kf-gone)')].map(g =>
       g.querySelector('text').textContent + ':' + ([...g.classList].find(c => c.startsWith('kf-out-')) || '').slice(7)).sort().join(' '),
+    TableShows: fig.querySelector('.kf-outcomes caption span').textContent,
+    OnAt: [...fig.querySelectorAll('.kf-outcomes tr.kf-on')].map(r => r.cells[0].textContent)[0],
+    Labelled: document.getElementById(fig.getAttribute('aria-labelledby')) === v.querySelector('.kf-title'),
   };
 })()`
 
@@ -44,7 +52,7 @@ func openKnobs(t *testing.T, ctx context.Context, out, page, frag string) contex
 	if err := chromedp.Do(tctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(out, page))+frag)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`!!document.querySelector('.kf-knobs:not([hidden]) + .kf-var .kf-controls')`)); err != nil {
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`!!document.querySelector('.kf-knobs:not([hidden]) ~ .kf-var .kf-controls')`)); err != nil {
 		t.Fatal(err)
 	}
 	return tctx
@@ -81,6 +89,16 @@ func TestBrowserKnobs(t *testing.T) {
 	if before.At != "8 / 16" || before.Shown != "1" || before.Pressed[0] != "1" {
 		t.Fatalf("before the flip: %+v, want beat 8 of acks=1", before)
 	}
+	// The outcome table and the figure's name follow the combination
+	// shown.
+	named := func(s knobState, acks string) {
+		t.Helper()
+		if s.TableShows != "acks="+acks || s.OnAt != acks || !s.Labelled {
+			t.Errorf("with acks=%s shown, the table's caption names %q, its marked row is acks=%q, the figure is named by the shown title: %v",
+				acks, s.TableShows, s.OnAt, s.Labelled)
+		}
+	}
+	named(before, "1")
 	flip := func(value int, shown string) knobState {
 		t.Helper()
 		if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector('#%s [data-kb="0"][data-kval="%d"]').click(), true)`, id, value))); err != nil {
@@ -98,8 +116,27 @@ func TestBrowserKnobs(t *testing.T) {
 	if after.Outcomes == before.Outcomes {
 		t.Errorf("acks=0 shows the outcome letters of acks=1 at beat 8: %q", after.Outcomes)
 	}
-	if back := flip(1, "1"); back.At != "8 / 16" || back.Outcomes != before.Outcomes || back.Pressed[0] != "1" {
+	named(after, "0")
+	back := flip(1, "1")
+	if back.At != "8 / 16" || back.Outcomes != before.Outcomes || back.Pressed[0] != "1" {
 		t.Errorf("back at acks=1: %+v, want %+v", back, before)
+	}
+	named(back, "1")
+	// Back at acks=0, loaded before: the same beat and letters again, and
+	// keys step the combination shown (not one picked earlier).
+	again := flip(0, "0")
+	if again.At != "8 / 16" || again.Outcomes != after.Outcomes {
+		t.Errorf("acks=0 again: %+v, want %+v", again, after)
+	}
+	named(again, "0")
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.getElementById(%q).dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true})), true)`, id))); err != nil {
+		t.Fatal(err)
+	}
+	if got := knobs(t, tctx, id); got.At != "9 / 16" || got.Shown != "0" {
+		t.Errorf("→ after the flips: %+v, want beat 9 of acks=0", got)
+	}
+	if n, err := chromedp.Run(tctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll('#%s .kf-park .kf-at').length && [...document.querySelectorAll('#%s .kf-park')].filter(p => p.querySelector('.kf-at').value !== '8 / 16').length`, id, id))); err != nil || n != 0 {
+		t.Errorf("→ moved %d parked combinations too (%v)", n, err)
 	}
 
 	// A deep link with a beat and a knob value.

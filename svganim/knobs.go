@@ -141,7 +141,10 @@ func variantMarkup(id string, i int, fig []byte) (class string, inner []byte, er
 	return attr("class"), b.Bytes(), nil
 }
 
-// outcomeTable writes the table of every combination's outcome.
+// outcomeTable writes the table of every combination's outcome: one row
+// per combination and run, in the order of variants, the default's rows
+// marked kf-on, and a caption naming the combination shown in a <span>
+// (kf-knobs.js moves the mark and rewrites the span at every pick).
 func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 	outcomes := []string{sim.OutcomeAcked, sim.OutcomeSent, sim.OutcomeF, sim.OutcomeU, sim.OutcomeL, sim.OutcomePending}
 	// A column for an outcome no combination has would only be zeros;
@@ -160,7 +163,7 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 	for i, k := range knobs {
 		shown = append(shown, k.Name+"="+k.Values[variants[def].Choice[i]])
 	}
-	fmt.Fprintf(b, `<table class="kf-outcomes"><caption>Every combination at the end of the run: how many records settled each way, each partition's high watermark and ISR, and what each group made of the records (the figure shows %s)</caption>`,
+	fmt.Fprintf(b, `<table class="kf-outcomes"><caption>Every combination at the end of the run: how many records settled each way, each partition's high watermark and ISR, and what each group made of the records (the figure shows <span>%s</span>)</caption>`,
 		escapeCaption(strings.Join(shown, ", ")))
 	b.WriteString("<thead><tr>")
 	for _, k := range knobs {

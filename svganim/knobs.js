@@ -1,10 +1,10 @@
 // Kafka Flow knobs, for a figure whose reader picks knob values
 // (svganim/knobs.go writes its markup): stepper.js loads this script at a
 // figure's first pick and calls kfKnobs(figure, Stepper, the default
-// combination's stepper). A pick swaps in that combination at the beat
+// combination's stepper). A pick shows that combination at the beat
 // shown (or its last, if it ends sooner); its script, v/ID.N.js beside
 // this one, is loaded with a <script> element the first time (so file://
-// works) and its stepper kept for later picks.
+// works), and its markup and stepper are kept, parked, for later picks.
 (() => {
   'use strict';
 
@@ -22,6 +22,32 @@
     const shown = { [def]: fig.querySelector('.kf-var') };
     const built = { [def]: first };
 
+    // A combination not shown stays in the figure, parked: content-
+    // visibility: hidden skips its rendering but keeps its boxes, so a
+    // flip back to it shows them as they were and its stepper patches the
+    // fields that differ at the beat shown, instead of the combination's
+    // markup being inserted and laid out again. Only the shown one is a
+    // .kf-var, takes keys (stepper.js) and holds the title's id, which
+    // the figure's aria-labelledby names.
+    function park(v, parked) {
+      v.className = parked ? 'kf-park' : 'kf-var';
+      v.style.contentVisibility = parked ? 'hidden' : '';
+      const title = v.querySelector('.kf-title');
+      if (parked) title?.removeAttribute('id');
+      else if (title) title.id = fig.id + '-t';
+    }
+
+    // The outcome table marks the combination shown (its rows, one per
+    // run, in combination order) and names it in its caption.
+    const table = fig.querySelector('.kf-outcomes');
+    const names = [...table?.tHead.rows[0].cells || []].slice(0, groups.length).map(th => th.textContent);
+    function markOutcome(i) {
+      const rows = [...table?.tBodies[0].rows || []], per = rows.length / +fig.dataset.kn;
+      rows.forEach((row, r) => row.classList.toggle('kf-on', (r / per | 0) === i));
+      const named = table?.caption?.querySelector('span');
+      if (named) named.textContent = choice.map((v, k) => names[k] + '=' + values[k][v]).join(', ');
+    }
+
     function select(i, b) {
       const key = fig.id + '.' + i;
       const ready = () => {
@@ -29,15 +55,20 @@
         const from = built[cur];
         b ??= from.beat();
         from.stop();
-        if (!shown[i]) {
-          const t = document.createElement('template');
-          t.innerHTML = self.kfV[key];
-          shown[i] = t.content.firstChild;
+        if (i !== cur) {
+          park(shown[cur], true);
+          if (shown[i]) park(shown[i], false);
+          else {
+            const t = document.createElement('template');
+            t.innerHTML = self.kfV[key];
+            shown[i] = t.content.firstChild;
+            shown[cur].after(shown[i]);
+          }
         }
-        if (i !== cur) shown[cur].replaceWith(shown[i]);
         cur = i;
         choice = choiceOf(i);
         groups.forEach((g, k) => g.querySelectorAll('button').forEach((b, v) => b.ariaPressed = v === choice[k]));
+        markOutcome(i);
         // The stepper's link button names the knobs not at the fence's
         // own value.
         const q = choice.flatMap((v, k) => v === defChoice[k] ? [] : paths[k] + '=' + values[k][v]);

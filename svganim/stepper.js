@@ -253,7 +253,8 @@
     $('.kf-speed').addEventListener('change', e => speed = parseFloat(e.target.value));
     fig.addEventListener('keydown', e => {
       const tag = e.target.tagName, key = e.key;
-      if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey || !root.isConnected) return;
+      // A knob combination not shown (kf-knobs.js parks it) takes no keys.
+      if (/INPUT|SELECT/.test(tag) || e.altKey || e.ctrlKey || e.metaKey || root.matches('.kf-park')) return;
       if (key in moves) move(moves[key]);
       else if (key in markKeys) focusMark(markKeys[key]);
       else if (key === 'Escape') {
