@@ -34,8 +34,9 @@ import (
 //	share-fetch        fetch, with its acknowledgements (· 2 acks)
 //	share-acknowledge  2 acks; a share-fetch response +2 (records acquired)
 //
-// A message lost at an offline broker (Dropped) is drawn with a dashed,
-// crossed-out arrow and "lost" in its token. Alter-partition requests go to
+// A message lost at an offline or cut-off broker (Dropped) is drawn as on
+// its way on the beat it was sent, and on the next beat, when it arrives and
+// is dropped, with a dashed, crossed-out arrow and "lost" in its token. Alter-partition requests go to
 // the controller, which the figure does not draw; their effect shows on the
 // ISR badges.
 
@@ -245,10 +246,23 @@ func (s *scene) wireTitle(m *sim.Message) string {
 	default:
 		t += ", " + m.Member + " and " + where
 	}
-	if m.Dropped {
-		t += ": lost, its broker is offline"
-	}
 	return t
+}
+
+// lostTitle is the title of a message dropped during beat b: wireTitle and
+// why — the broker it was going to is offline at b, or a network partition
+// (isolate) cut it off.
+func (s *scene) lostTitle(b *sim.Beat, m *sim.Message) string {
+	to := m.Broker
+	if m.Kind == sim.MsgFetchResponse {
+		to = m.Follower
+	}
+	for _, br := range b.Brokers {
+		if br.Broker == to && !br.Online {
+			return s.wireTitle(m) + ": lost, broker " + itoa(to) + " is offline"
+		}
+	}
+	return s.wireTitle(m) + ": lost, a network partition cut it off"
 }
 
 // wireKeys is the key classes of a message token, so that isolating a key
@@ -278,9 +292,46 @@ func (s *scene) wireKeys(b *sim.Beat, m *sim.Message) string {
 	return ""
 }
 
-// drawWire draws beat b's messages as tokens in the gutter.
+// wireMessages is what the gutter shows at beat b: the messages sent during
+// b, all still on their way (one the next beat drops is not lost yet), and
+// the messages sent during the beat before that were dropped in b's step 3,
+// when they reached an offline or cut-off broker (Dropped). So a figure
+// never shows a loss before the crash or the cut that causes it.
+func (s *scene) wireMessages(b *sim.Beat) []sim.Message {
+	var prev []sim.Message
+	if i := b.Beat - 1; i >= 0 && i < len(s.t.Beats) && s.t.Beats[i].Beat == i {
+		prev = s.t.Beats[i].Messages
+	}
+	dropped := 0
+	for i := range prev {
+		if prev[i].Dropped {
+			dropped++
+		}
+	}
+	sending := false
+	for i := range b.Messages {
+		sending = sending || b.Messages[i].Dropped
+	}
+	if dropped == 0 && !sending {
+		return b.Messages
+	}
+	out := make([]sim.Message, 0, dropped+len(b.Messages))
+	for i := range prev {
+		if prev[i].Dropped {
+			out = append(out, prev[i])
+		}
+	}
+	for _, m := range b.Messages {
+		m.Dropped = false
+		out = append(out, m)
+	}
+	return out
+}
+
+// drawWire draws beat b's messages (wireMessages) as tokens in the gutter.
 func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
-	if len(b.Messages) == 0 || len(s.l.Wires) == 0 {
+	msgs := s.wireMessages(b)
+	if len(msgs) == 0 || len(s.l.Wires) == 0 {
 		return
 	}
 	w := s.wire
@@ -290,8 +341,8 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 	}
 	var taken []placed
 	pairs := map[string]int{} // messages drawn so far this beat, by their two ends
-	for i := range b.Messages {
-		m := &b.Messages[i]
+	for i := range msgs {
+		m := &msgs[i]
 		ch := wireChannel(m, w.groups)
 		col, ok := w.cols[ch]
 		if !ok {
@@ -300,6 +351,10 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		y0, y1, n0, n1, ok := w.ends(m)
 		if !ok {
 			continue
+		}
+		title := s.wireTitle(m)
+		if m.Dropped {
+			title = s.lostTitle(b, m)
 		}
 		pair := n0 + "-" + n1
 		k := pairs[pair]
@@ -320,7 +375,7 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 			}
 			add(mark{id: "wl-" + pair, layer: layerWire, shape: shArrow, cls: cls,
 				x: col.X, y: min(y0, y1), w: 10, h: max(y0, y1) - min(y0, y1),
-				title: s.wireTitle(m)})
+				title: title})
 		}
 		// Stack below any token of this column that the new one would meet.
 		y := (y0 + y1) / 2
@@ -358,7 +413,7 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		}
 		add(mark{id: id, layer: layerToken, shape: shWire, cls: cls,
 			x: col.X, y: y, w: min(tw, col.W), h: tokenH,
-			text: [3]string{arrow + txt}, title: s.wireTitle(m)})
+			text: [3]string{arrow + txt}, title: title})
 	}
 }
 
