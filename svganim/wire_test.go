@@ -33,9 +33,23 @@ func TestMessagesDrawn(t *testing.T) {
 					arrows[m.id+"|"+itoa(m.y)+"|"+itoa(m.y+m.h)] = true
 				}
 			}
+			// The gutter shows the beat's sends, none lost yet, and the
+			// sends of the beat before that this beat's step 3 dropped.
+			var shown []sim.Message
+			if bi > 0 {
+				for _, m := range nt.t.Beats[bi-1].Messages {
+					if m.Dropped {
+						shown = append(shown, m)
+					}
+				}
+			}
+			for _, m := range b.Messages {
+				m.Dropped = false
+				shown = append(shown, m)
+			}
 			want := 0
-			for i := range b.Messages {
-				msg := &b.Messages[i]
+			for i := range shown {
+				msg := &shown[i]
 				y0, y1, n0, n1, ok := s.wire.ends(msg)
 				if !ok || wireChannel(msg, s.wire.groups) == "" {
 					continue
@@ -71,6 +85,20 @@ func TestMessagesDrawn(t *testing.T) {
 					if !strings.Contains(found.cls, "kf-dropped") || !strings.HasSuffix(txt, " lost") {
 						t.Errorf("%s beat %d: dropped message drawn as %q (%s)", nt.name, bi, found.text[0], found.cls)
 					}
+					// Lost when it arrives: its broker is down or cut off now.
+					to := msg.Broker
+					if msg.Kind == sim.MsgFetchResponse {
+						to = msg.Follower
+					}
+					cause := false
+					for _, br := range b.Brokers {
+						cause = cause || br.Isolated || br.Broker == to && !br.Online
+					}
+					if !cause {
+						t.Errorf("%s beat %d: %q is drawn lost while broker %d is online and no broker is cut off", nt.name, bi, found.text[0], to)
+					}
+				} else if strings.Contains(found.cls, "kf-dropped") || strings.HasSuffix(found.text[0], " lost") {
+					t.Errorf("%s beat %d: %q is drawn lost on the beat it is sent", nt.name, bi, found.text[0])
 				}
 			}
 			if len(tokens) != want {
