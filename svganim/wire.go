@@ -42,9 +42,10 @@ import (
 
 // Wire geometry, in user units.
 const (
-	tokenH   = 18 // a token's height
-	tokenGap = 2  // between two tokens stacked in one column
-	wireGap  = 8  // between two columns, and between the logs and the first
+	tokenH    = 18 // a token's height
+	arrowStop = 4  // an arrow ends this far from the rows it joins
+	tokenGap  = 2  // between two tokens stacked in one column
+	wireGap   = 8  // between two columns, and between the logs and the first
 )
 
 // tokenW is the width of a token holding text in 12-unit type, bold for a
@@ -373,8 +374,11 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 			if m.Dropped {
 				cls += " kf-dropped"
 			}
+			// The arrow stops arrowStop short of both rows, so that two
+			// heads meeting at one row (a produce from above, a fetch from
+			// below) read as two heads, not as a cross.
 			add(mark{id: "wl-" + pair, layer: layerWire, shape: shArrow, cls: cls,
-				x: col.X, y: min(y0, y1), w: 10, h: max(y0, y1) - min(y0, y1),
+				x: col.X, y: min(y0, y1) + arrowStop, w: 10, h: max(y0, y1) - min(y0, y1) - 2*arrowStop,
 				title: title})
 		}
 		// Stack below any token of this column that the new one would meet.

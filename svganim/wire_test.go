@@ -62,7 +62,7 @@ func TestMessagesDrawn(t *testing.T) {
 						found = m
 					}
 				}
-				if y0 != y1 && !arrows["wl-"+n0+"-"+n1+"|"+itoa(min(y0, y1))+"|"+itoa(max(y0, y1))] {
+				if y0 != y1 && !arrows["wl-"+n0+"-"+n1+"|"+itoa(min(y0, y1)+arrowStop)+"|"+itoa(max(y0, y1)-arrowStop)] {
 					t.Errorf("%s beat %d: no arrow from y %d to %d for %s", nt.name, bi, y0, y1, msg.Kind)
 				}
 				want++
