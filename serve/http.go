@@ -16,8 +16,8 @@ import (
 	"time"
 )
 
-// The server's own paths. Output files never start with "_" (page slugs are
-// [a-z0-9-]), so these cannot hide a page.
+// The server's own paths. Output files never start with "_" (output names
+// are letters, digits and '-'), so these cannot hide a page.
 const (
 	// EventsPath is the server-sent event stream an open page listens to:
 	// EventsPath?page=acks.html&v=VERSION.

@@ -44,11 +44,13 @@
 //
 // Pages are ordered within their section by (front matter weight, title,
 // path), and sections by their index page's (weight, title), then folder,
-// the root section first. A page's output file is its name reduced to
-// [a-z0-9-] plus ".html", inside its section's folder likewise reduced
-// (index.html, NAME.html, SECTION/index.html, SECTION/NAME.html, assets/);
-// its slug, the prefix of its figures' DOM ids, is its whole path so
-// reduced ("ops/isr.md" → "ops-isr"), and a figure's DOM id is the slug,
+// the root section first. A page's output file is its name in lower case
+// with every run of characters other than letters and digits (of any
+// script: "Café.md" → "café.html") one '-', plus ".html", inside its
+// section's folder likewise named (index.html, NAME.html,
+// SECTION/index.html, SECTION/NAME.html, assets/); its slug, the prefix of
+// its figures' DOM ids, is its whole path reduced to [a-z0-9-]
+// ("ops/isr.md" → "ops-isr"; ids need only be unique within a page), and a figure's DOM id is the slug,
 // "--", and the scenario's id (FigureID). All links are relative, so a
 // site works from any sub-path and from file://.
 //

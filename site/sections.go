@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
@@ -32,8 +33,9 @@ type Section struct {
 	// Dir is the folder inside the content folder ("ops"); "" for the
 	// root section.
 	Dir string
-	// Slug is the output folder, Dir reduced to [a-z0-9-] ("" for the
-	// root section).
+	// Slug is the output folder, Dir lowered with every run of characters
+	// other than letters and digits one '-' (pathSlug; "" for the root
+	// section).
 	Slug string
 	// Title, Summary and Weight come from the index page's front matter
 	// (Title defaults to Dir). Sections are ordered by (Weight, Title,
@@ -68,7 +70,7 @@ func pageOut(p string) string {
 	if isIndexName(name) {
 		name = "index.md"
 	}
-	base := safeID(strings.TrimSuffix(name, path.Ext(name)), "page") + ".html"
+	base := pathSlug(strings.TrimSuffix(name, path.Ext(name)), "page") + ".html"
 	if dir == "" {
 		return base
 	}
@@ -76,7 +78,35 @@ func pageOut(p string) string {
 }
 
 // sectionSlug is a section folder's output folder.
-func sectionSlug(dir string) string { return safeID(dir, "section") }
+func sectionSlug(dir string) string { return pathSlug(dir, "section") }
+
+// pathSlug is the output name made from a content file or folder name:
+// lower case, letters and digits of any script kept ("Café" → "café",
+// "日本" → "日本", as Hugo keeps them), every run of other characters
+// one '-', no '-' at either end; def when nothing is left. Unlike DOM
+// ids (safeID, [a-z0-9-]), output names must not lose letters: "café"
+// and "cafe", or two Japanese names, would otherwise be one file.
+// Letters are lowered with strings.ToLower and not normalized, so a
+// name keeps the Unicode form its file system gave it.
+func pathSlug(s, def string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) {
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(r)
+	}
+	if b.Len() == 0 {
+		return def
+	}
+	return b.String()
+}
 
 // placePages sorts the parsed pages (in path order) into sections: the
 // root's, then one per folder directly under the content folder, each

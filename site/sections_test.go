@@ -340,3 +340,32 @@ func TestRootIndexNames(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestNamesKeepTheirLetters: output names keep letters of every script,
+// so pages that differ only in them are different files ("café" and
+// "cafe"; two Japanese names that once both became page.html), links
+// written to their sources resolve to them, and DOM ids stay [a-z0-9-].
+func TestNamesKeepTheirLetters(t *testing.T) {
+	s, err := Generate(Options{Content: fstest.MapFS{
+		"index.md":           page("title: Home", "[c](café.md) [e](cafe.md) [j](日本.md) [z](中文.md) [n](Ünïcode/Größe%202.md)"),
+		"café.md":            page("title: Café"),
+		"cafe.md":            page("title: Cafe"),
+		"日本.md":              page("title: Nihon", "```kflow", "id: a", "beats: 2", "```"),
+		"中文.md":              page("title: Zhongwen"),
+		"Ünïcode/Größe 2.md": page("title: Size"),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []string
+	for _, p := range s.Pages {
+		outs = append(outs, p.Out)
+	}
+	if got, want := strings.Join(outs, " "), "cafe.html café.html 日本.html 中文.html ünïcode/größe-2.html"; got != want {
+		t.Errorf("pages written to %s, want %s", got, want)
+	}
+	if nihon := string(s.File("日本.html")); !strings.Contains(nihon, `id="page--a"`) {
+		t.Errorf("日本.html: want the figure's DOM id page--a (ids stay [a-z0-9-]):\n%s", nihon)
+	}
+	checkLinks(t, s)
+}

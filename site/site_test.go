@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"path"
 	"regexp"
 	"runtime"
@@ -94,6 +95,12 @@ func checkLinks(t *testing.T, s *Site) {
 				continue
 			}
 			target, frag, _ := strings.Cut(link, "#")
+			// A browser reads "caf%C3%A9.html" as café.html.
+			if t2, err := url.PathUnescape(target); err == nil {
+				target = t2
+			} else {
+				t.Errorf("%s: link %q: %v", f.Path, link, err)
+			}
 			// A figure's deep link "#ID@BEAT" names the figure's id, and
 			// so does one naming knob values, "#ID@BEAT?KNOB=VALUE".
 			if i := strings.Index(frag, "?"); i >= 0 && !strings.HasPrefix(frag, "f=") {
