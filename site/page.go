@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
@@ -505,9 +506,14 @@ func (headingRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 
 // readPages reads every *.md file under fsys in lexical path order.
 // Files and folders whose names start with "." or "_" are skipped, except
-// _index.md, a folder's index page (Section).
-func readPages(fsys fs.FS) ([]string, error) {
+// _index.md, a folder's index page (Section). A *.md that is not a
+// regular file, nor a symbolic link to one, is an error positioned at it
+// (file names prefixed with contentName), and the walk goes on, so every
+// such file is reported at once; an error of the walk itself (a folder
+// that cannot be read) ends it.
+func readPages(fsys fs.FS, contentName string) ([]string, error) {
 	var paths []string
+	var errs sim.ErrorList
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -522,17 +528,60 @@ func readPages(fsys fs.FS) ([]string, error) {
 		if !d.IsDir() && path.Ext(name) == ".md" {
 			// Reading a named pipe or a device would block or never end;
 			// a symbolic link counts by what it points at.
-			if t := d.Type(); !t.IsRegular() {
-				info, err := fs.Stat(fsys, p)
-				if t&fs.ModeSymlink == 0 || err != nil || !info.Mode().IsRegular() {
-					return fmt.Errorf("%s is not a regular file (a pipe, device or broken link); a page must be a file", p)
-				}
+			if why := notAPage(fsys, p, d.Type()); why != "" {
+				errs = append(errs, sim.Error{File: path.Join(contentName, p), Pos: sim.Pos{Line: 1, Col: 1},
+					Msg: why + "; a page must be a regular file (or a link to one)"})
+				return nil
 			}
 			paths = append(paths, p)
 		}
 		return nil
 	})
-	return paths, err
+	if err != nil {
+		return nil, err
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return paths, nil
+}
+
+// notAPage says why the *.md at p, of type t, cannot be read as a page,
+// or "" when it can: it is a regular file or a symbolic link to one.
+func notAPage(fsys fs.FS, p string, t fs.FileMode) string {
+	if t.IsRegular() {
+		return ""
+	}
+	if t&fs.ModeSymlink == 0 {
+		return "this is " + fileKind(t)
+	}
+	info, err := fs.Stat(fsys, p)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return "this symbolic link leads, through links, back to itself"
+	case errors.Is(err, fs.ErrNotExist):
+		return "this symbolic link points to nothing (its target does not exist)"
+	case err != nil:
+		return "this symbolic link cannot be followed: " + sim.EscapeName(err.Error())
+	case !info.Mode().IsRegular():
+		return "this symbolic link points to " + fileKind(info.Mode().Type())
+	}
+	return ""
+}
+
+// fileKind names a file type that is not a regular file, with its article.
+func fileKind(t fs.FileMode) string {
+	switch {
+	case t.IsDir():
+		return "a folder"
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // firstInvalidUTF8 is the position of the first byte of src that does not

@@ -127,8 +127,10 @@ func Generate(o Options) (*Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	paths, err := readPages(o.Content)
-	if err != nil {
+	paths, err := readPages(o.Content, o.ContentName)
+	if _, positioned := err.(sim.ErrorList); positioned {
+		return nil, err
+	} else if err != nil {
 		return nil, fmt.Errorf("reading content: %w", err)
 	}
 	if len(paths) == 0 {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -26,7 +28,7 @@ func TestBuildEmbeddedGuide(t *testing.T) {
 	if err != nil {
 		t.Fatalf("building the embedded guide: %v", err)
 	}
-	paths, err := readPages(content.FS)
+	paths, err := readPages(content.FS, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -652,15 +654,40 @@ func TestUnclosedFence(t *testing.T) {
 }
 
 // TestPageNotAFile: a named pipe called x.md would block the build
-// forever on reading; it is refused by name instead.
+// forever on reading; it is refused by name instead, and so are a device,
+// and symbolic links that lead nowhere, in a loop, or to a folder — each
+// named for what it is, all of them in one run, each at its file.
 func TestPageNotAFile(t *testing.T) {
 	fsys := fstest.MapFS{
 		"a.md": page("title: A", "Text."),
 		"x.md": {Mode: fs.ModeNamedPipe},
+		"y.md": {Mode: fs.ModeDevice},
 	}
-	_, err := Generate(Options{Content: fsys})
-	if err == nil || !strings.Contains(err.Error(), "x.md is not a regular file") {
-		t.Errorf("got %v, want x.md refused", err)
+	_, err := Generate(Options{Content: fsys, ContentName: "content"})
+	want := "content/x.md:1:1: this is a named pipe; a page must be a regular file (or a link to one)\n" +
+		"content/y.md:1:1: this is a device; a page must be a regular file (or a link to one)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+
+	dir := t.TempDir()
+	for _, l := range [][2]string{{"nowhere.md", "dangle.md"}, {"loop.md", "loop.md"}, {"sub", "folder.md"}, {"a.md", "ok.md"}} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), page("title: A", "Text.").Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
+	want = "content/dangle.md:1:1: this symbolic link points to nothing (its target does not exist); a page must be a regular file (or a link to one)\n" +
+		"content/folder.md:1:1: this symbolic link points to a folder; a page must be a regular file (or a link to one)\n" +
+		"content/loop.md:1:1: this symbolic link leads, through links, back to itself; a page must be a regular file (or a link to one)"
+	if err == nil || err.Error() != want {
+		t.Errorf("links: got\n%v\nwant\n%s", err, want)
 	}
 }
 
