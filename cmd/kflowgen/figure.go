@@ -139,11 +139,19 @@ func writeWhole(path string, data []byte) error {
 	return nil
 }
 
-// readAsset reads a file of the embedded templates.
+// readAsset reads a file of the embedded templates; a stylesheet comes
+// minified (site.MinifyCSS).
 func readAsset(name string) (string, error) {
 	b, err := templates.FS.ReadFile(name)
 	if err != nil {
 		return "", fmt.Errorf("templates: %w", err)
+	}
+	if strings.HasSuffix(name, ".css") {
+		// Minified as the site serves it: the comments are for the
+		// people who edit the file, not for a slide deck.
+		if b, err = site.MinifyCSS(name, b); err != nil {
+			return "", err
+		}
 	}
 	return string(b), nil
 }
