@@ -294,7 +294,8 @@ func TestRawHTMLAndScriptLinksDropped(t *testing.T) {
 }
 
 // TestIDsAndNamesSafe gives pages and scenarios hostile names: output file
-// names and figure ids come out in [a-z0-9-], and markup in a scenario or
+// names come out as lower-case letters (of any script), digits and '-',
+// figure ids in [a-z0-9-], and markup in a scenario or
 // group id is refused with a positioned error rather than reduced.
 func TestIDsAndNamesSafe(t *testing.T) {
 	fence := "```kflow\nid: fine\nbeats: 3\n```\n"
@@ -308,11 +309,14 @@ func TestIDsAndNamesSafe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	safeFile := regexp.MustCompile(`^([a-z0-9][a-z0-9-]*/)?[a-z0-9][a-z0-9-]*\.(html|css|js|svg)$`)
+	safeFile := regexp.MustCompile(`^([\p{L}\p{N}\p{Mn}][\p{L}\p{N}\p{Mn}-]*/)?[\p{L}\p{N}\p{Mn}][\p{L}\p{N}\p{Mn}-]*\.(html|css|js|svg)$`)
 	for _, f := range s.Files {
-		if !safeFile.MatchString(f.Path) {
-			t.Errorf("output file %q is not named from [a-z0-9-]", f.Path)
+		if !safeFile.MatchString(f.Path) || strings.ToLower(f.Path) != f.Path {
+			t.Errorf("output file %q is not named from lower-case letters, digits and '-'", f.Path)
 		}
+	}
+	if s.File("ünïcode-page-draft-2.html") == nil {
+		t.Error(`"Ünïcode Page (draft) #2.md" was not written to ünïcode-page-draft-2.html`)
 	}
 	safeID := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*--[a-z0-9]+(-[a-z0-9]+)*$`)
 	for _, f := range s.Figures {
