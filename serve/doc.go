@@ -17,9 +17,11 @@
 //     first event of a burst; chmod-only events, hidden names and editor
 //     temporary files (*.swp, *~, .#*, #*#, 4913, *.tmp, …) are ignored;
 //  3. Rebuild runs site.Generate with a cache of scenario results (see
-//     below), writes the pages into a fresh private folder (a
-//     "generation") and swaps it in; the previous generation is removed
-//     once no request is still reading it;
+//     below) and swaps the result in as the served "generation": every
+//     output file held in memory by path, nothing written to disk (a
+//     file unchanged since the previous build is that build's bytes,
+//     kept, not copied); the previous generation is dropped once no
+//     request is still reading it;
 //  4. each open page holds a server-sent event stream (/_kflow/events); it
 //     receives "reload" only when the bytes of that very page, or of a
 //     shared asset, changed. Before reloading, the page's client script
@@ -42,12 +44,13 @@
 //
 // # What is served
 //
-// Only files of the current generation, opened through an os.Root, so no
-// path (encoded ../ included) can leave it; names with a hidden segment and
-// folders are not served. Content types are set from the extension (.html,
-// .css, .js, .svg, .json) with nosniff and no-store. The live-reload client
-// (/_kflow/live.js) and the overlay are added to HTML responses as they are
-// sent; the files on disk are byte for byte what `kflowgen build` writes.
+// Only files of the current generation, looked up by their output path,
+// so no path (encoded ../ included) can reach a file of the disk; names
+// with a hidden segment and folders are not served. Content types are set
+// from the extension (.html, .css, .js, .svg, .json) with nosniff and
+// no-store. The live-reload client (/_kflow/live.js) and the overlay are
+// added to HTML responses as they are sent; the files held are byte for
+// byte what `kflowgen build` writes.
 // With Options.LocalOnly, requests whose Host is not a loopback name are
 // refused, which stops DNS-rebinding pages from reading the server.
 //
@@ -62,7 +65,7 @@
 //
 // # Caller's duties
 //
-// Call Close when done: it removes the private folder. Run returns when its
+// Call Close when done: it stops the watcher. Run returns when its
 // context is cancelled (Ctrl-C in the command), after shutting the HTTP
 // server down and ending every event stream.
 package serve

@@ -130,44 +130,31 @@ func pagePath(urlPath string) (string, bool) {
 	return p, true
 }
 
-// serveFile answers with a file of the served generation, opened through
-// its os.Root so that nothing outside the output folder can be read. HTML
-// gets the live client and, while the build is broken, the error overlay.
+// serveFile answers with a file of the served generation, looked up by
+// its output path: only what the build made can be served, never a file
+// of the disk. HTML gets the live client and, while the build is broken,
+// the error overlay.
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	p, ok := pagePath(r.URL.Path)
 	if !ok {
 		s.notFound(w, r, "")
 		return
 	}
-	g, fail := s.acquire()
+	g, fail := s.state()
 	if g == nil {
 		s.noBuild(w, r, p, fail)
 		return
 	}
-	defer g.refs.Done()
-	f, err := g.root.Open(p)
-	if err != nil {
-		s.notFound(w, r, p)
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
+	data, ok := g.files[p]
+	if !ok {
 		s.notFound(w, r, p)
 		return
 	}
 	w.Header().Set("Content-Type", contentType(p))
-	if path.Ext(p) != ".html" {
-		http.ServeContent(w, r, p, time.Time{}, f)
-		return
+	if path.Ext(p) == ".html" {
+		data = inject(data, s.snippet(p, g.pages[p], fail))
 	}
-	page, err := io.ReadAll(f)
-	if err != nil {
-		http.Error(w, "reading "+p+": "+err.Error(), http.StatusInternalServerError)
-		return
-	}
-	page = inject(page, s.snippet(p, g.pages[p], fail))
-	http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(page))
+	http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(data))
 }
 
 // noBuild answers before any build succeeded: HTML paths get a page that

@@ -98,9 +98,6 @@ func startWith(t testing.TB, o Options, setup func(*Server)) (*Server, string) {
 		if err := s.Close(); err != nil {
 			t.Errorf("Close: %v", err)
 		}
-		if _, err := os.Stat(s.tmp); !os.IsNotExist(err) {
-			t.Errorf("private folder %s left behind (%v)", s.tmp, err)
-		}
 	})
 	return s, "http://" + ln.Addr().String()
 }
@@ -231,12 +228,9 @@ func TestEditBreakFix(t *testing.T) {
 	if a.status != 200 || a.ctype != "text/html; charset=utf-8" || !strings.Contains(a.body, "First title") {
 		t.Fatalf("GET /a.html: %d %q\n%s", a.status, a.ctype, a.body)
 	}
-	// The page on disk is the build's output; the client is added on the
+	// The page held is the build's output; the client is added on the
 	// way out only.
-	disk, err := os.ReadFile(filepath.Join(s.Dir(), "a.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	disk := served(t, s)["a.html"]
 	if bytes.Contains(disk, []byte("/_kflow/")) {
 		t.Error("the built page holds the live client")
 	}
@@ -347,13 +341,15 @@ func TestFirstBuildBroken(t *testing.T) {
 	}
 }
 
-// TestTraversalRefused sends raw requests that try to leave the output
-// folder; none may return the secret placed next to it.
+// TestTraversalRefused sends raw requests that try to leave the site;
+// none may return the secret placed in the content folder and beside it
+// (the files the server reads; it serves only what the build made).
 func TestTraversalRefused(t *testing.T) {
-	s, base := start(t, Options{ContentDir: smallSite(t), ContentName: "content"})
+	dir := smallSite(t)
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
 	const secret = "kflow-secret-7f3a"
-	write(t, filepath.Join(filepath.Dir(s.Dir()), "secret.txt"), secret)
-	write(t, filepath.Join(filepath.Dir(filepath.Dir(s.Dir())), "secret.txt"), secret)
+	write(t, filepath.Join(dir, "secret.txt"), secret)
+	write(t, filepath.Join(filepath.Dir(dir), "secret.txt"), secret)
 	addr := strings.TrimPrefix(base, "http://")
 	for _, target := range []string{
 		"/../secret.txt",
@@ -501,11 +497,11 @@ func TestOutDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	served, written := readTree(t, s.Dir()), readTree(t, out)
-	if _, ok := written[site.Marker]; !ok || len(written) != len(served)+1 {
-		t.Fatalf("out holds %d files, the served build %d (plus the marker)", len(written), len(served))
+	held, written := served(t, s), readTree(t, out)
+	if _, ok := written[site.Marker]; !ok || len(written) != len(held)+1 {
+		t.Fatalf("out holds %d files, the served build %d (plus the marker)", len(written), len(held))
 	}
-	for p, b := range served {
+	for p, b := range held {
 		if !bytes.Equal(written[p], b) {
 			t.Errorf("%s differs between --out and the served folder", p)
 		}
@@ -534,6 +530,16 @@ func copyGuide(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// served returns the files of the generation s serves, by slash path.
+func served(t testing.TB, s *Server) map[string][]byte {
+	t.Helper()
+	g, _ := s.state()
+	if g == nil {
+		t.Fatal("no generation is served")
+	}
+	return g.files
 }
 
 // readTree returns every file under dir, by slash path.
@@ -569,12 +575,12 @@ func TestWarmCacheSameBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	cold := readTree(t, s.Dir())
+	cold := served(t, s)
 	r := s.Rebuild()
 	if r.Err != nil || r.Misses != 0 || r.Hits != len(plain.Figures) || len(r.Changed) != 0 {
 		t.Fatalf("warm rebuild: %+v; want %d hits, no miss, nothing changed", r, len(plain.Figures))
 	}
-	warm := readTree(t, s.Dir())
+	warm := served(t, s)
 	if len(warm) != len(plain.Files) || len(cold) != len(plain.Files) {
 		t.Fatalf("%d warm and %d cold files, want %d", len(warm), len(cold), len(plain.Files))
 	}

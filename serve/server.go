@@ -42,7 +42,7 @@ type Options struct {
 	TemplatesDir string
 	// OutDir, when not "", also receives every good build through
 	// site.WriteDir (atomic, with the build command's safety checks). Pages
-	// are always served from the server's private folder.
+	// are always served from the server's memory.
 	OutDir string
 	// Quiet is the batching period: a rebuild starts once no change has
 	// arrived for this long. Zero means 50 ms.
@@ -87,7 +87,6 @@ func engineVersion() string {
 // http.Handler.
 type Server struct {
 	o     Options
-	tmp   string // private folder holding the generations
 	cache *genCache
 	// pages keeps the last build's rendered pages (site.PageCache), so a
 	// save renders only the pages whose inputs changed.
@@ -111,31 +110,31 @@ type Server struct {
 	// whether it was kept to start a rebuild.
 	onEvent func(ev fsnotify.Event, kept bool)
 
-	retiring  sync.WaitGroup // removals of old generations
-	done      chan struct{}  // closed when streams must end
+	done      chan struct{} // closed when streams must end
 	closeOnce sync.Once
 	stopOnce  sync.Once
 }
 
-// generation is one good build on disk.
+// generation is one good build, held in memory and never changed once
+// published: requests read it without locks, and a request that took it
+// keeps it alive (it is garbage once no request holds it) after the next
+// build replaced it.
 type generation struct {
-	n    int
-	dir  string
-	root *os.Root
+	n int
 	// pages maps every output HTML file to its version, a digest of its
 	// bytes and of every shared asset: a page must reload when either
 	// changed.
 	pages map[string]string
-	// files holds every output file's bytes by path, and shared the
-	// digest of the shared assets: the next build links the files that
-	// did not change instead of writing them, and keeps their versions
-	// instead of hashing them again.
+	// files holds every output file's bytes by slash path, as
+	// site.Site.Files has them: what is served. A file whose bytes did
+	// not change since the previous generation is that generation's
+	// slice, shared rather than copied, and keeps its version unhashed.
+	// shared is the digest of the shared assets.
 	files  map[string][]byte
 	shared []byte
 	// owned holds the variant scripts of figures with knobs: each is part
 	// of its page's version, not of shared.
 	owned map[string]bool
-	refs  sync.WaitGroup // requests still reading this generation
 }
 
 // versionOf returns the version of the page at path p (false for a nil
@@ -180,9 +179,8 @@ type BuildResult struct {
 // New builds the site once and returns a Server ready to Run. Watching
 // starts here, before the first build, so no save is missed. Failing to
 // build the site is not an error: the server starts and shows the problems
-// in the browser. Errors are for what the server itself cannot do (no
-// private folder, an unwatchable content folder, an OutDir that
-// site.WriteDir refuses).
+// in the browser. Errors are for what the server itself cannot do (an
+// unwatchable content folder, an OutDir that site.WriteDir refuses).
 func New(o Options) (*Server, error) {
 	if o.ContentDir == "" && o.Content == nil {
 		return nil, errors.New("no content to serve")
@@ -203,11 +201,7 @@ func New(o Options) (*Server, error) {
 	if o.Errors == nil {
 		o.Errors = io.Discard
 	}
-	tmp, err := os.MkdirTemp("", "kflowgen-serve-")
-	if err != nil {
-		return nil, fmt.Errorf("private output folder: %w", err)
-	}
-	s := &Server{o: o, tmp: tmp, cache: newGenCache(), clients: map[*client]struct{}{}, done: make(chan struct{})}
+	s := &Server{o: o, cache: newGenCache(), clients: map[*client]struct{}{}, done: make(chan struct{})}
 	var dirs []string
 	for _, d := range []string{o.ContentDir, o.TemplatesDir} {
 		if d != "" {
@@ -217,7 +211,6 @@ func New(o Options) (*Server, error) {
 	if len(dirs) > 0 {
 		w, err := fsnotify.NewWatcher()
 		if err != nil {
-			os.RemoveAll(tmp)
 			return nil, fmt.Errorf("watching: %w", err)
 		}
 		s.watcher = w
@@ -242,15 +235,12 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// Dir returns the folder holding the generation being served ("" before the
-// first good build). It changes with every good build.
-func (s *Server) Dir() string {
+// Built reports whether a build has succeeded, so that pages are served
+// (false while every build so far failed: pages show the errors).
+func (s *Server) Built() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.gen == nil {
-		return ""
-	}
-	return s.gen.dir
+	return s.gen != nil
 }
 
 // Watching reports whether the server watches folders for changes (false
@@ -284,7 +274,7 @@ func (s *Server) Rebuild() BuildResult {
 	built, err := site.Generate(opts)
 	var g *generation
 	if err == nil {
-		g, err = s.writeGeneration(r.N, built)
+		g = s.newGeneration(r.N, built)
 	}
 	r.Hits, r.Misses = s.cache.end(h0, m0)
 	r.Took = time.Since(start)
@@ -326,21 +316,25 @@ func describeChanged(changed []string) string {
 	}
 }
 
-// writeGeneration writes a built site into a fresh folder of its own and
-// opens it as an os.Root, through which every request is answered.
-func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
-	dir := filepath.Join(s.tmp, fmt.Sprintf("build-%d", n))
-	g := &generation{n: n, dir: dir, pages: map[string]string{}, files: map[string][]byte{}}
+// newGeneration makes the generation of a built site. A file whose bytes
+// are the previous generation's keeps that generation's slice (one copy
+// of an unchanged file however many builds it survives), and a page whose
+// bytes, shared assets and variant scripts are all unchanged keeps its
+// version, so a save hashes only what it changed.
+func (s *Server) newGeneration(n int, built *site.Site) *generation {
+	g := &generation{n: n, pages: map[string]string{}, files: make(map[string][]byte, len(built.Files))}
 	s.mu.Lock()
-	old := s.gen // written by this goroutine alone (buildMu); retired only after publish
+	old := s.gen // written by this goroutine alone (buildMu)
 	s.mu.Unlock()
-	// same says a file is the previous generation's, byte for byte.
+	// same says a file is the previous generation's, byte for byte. A
+	// page from the site.PageCache is the very slice the previous build
+	// served, recognised without comparing its bytes.
 	same := func(f site.File) bool {
 		if old == nil {
 			return false
 		}
 		b, ok := old.files[f.Path]
-		return ok && bytes.Equal(b, f.Data)
+		return ok && sameBytes(b, f.Data)
 	}
 	// A figure's variant scripts are loaded by its own page alone: they
 	// are part of that page's version, not of the assets every page
@@ -357,15 +351,22 @@ func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
 		}
 	}
 	shared := func(p string) bool { return path.Ext(p) != ".html" && !owner[p] }
+	unchanged := make(map[string]bool, len(built.Files))
 	assetsSame := old != nil
 	for _, f := range built.Files {
-		if shared(f.Path) && !same(f) {
+		unchanged[f.Path] = same(f)
+		if unchanged[f.Path] {
+			g.files[f.Path] = old.files[f.Path]
+		} else {
+			g.files[f.Path] = f.Data
+		}
+		if shared(f.Path) && !unchanged[f.Path] {
 			assetsSame = false
 		}
 	}
 	if assetsSame {
 		for p := range old.files {
-			if path.Ext(p) != ".html" && !old.owned[p] && built.File(p) == nil {
+			if path.Ext(p) != ".html" && !old.owned[p] && g.files[p] == nil {
 				assetsSame = false // a shared asset was removed
 			}
 		}
@@ -383,29 +384,6 @@ func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
 		g.shared = assets.Sum(nil)
 	}
 	g.owned = owner
-	unchanged := make(map[string]bool, len(built.Files))
-	made := map[string]bool{}
-	for _, f := range built.Files {
-		g.files[f.Path] = f.Data
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if d := filepath.Dir(p); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				os.RemoveAll(dir)
-				return nil, fmt.Errorf("private output folder: %w", err)
-			}
-			made[d] = true
-		}
-		unchanged[f.Path] = same(f)
-		// An unchanged file is linked to the previous generation's copy
-		// (never written to again), not written; where links fail, it is
-		// written.
-		if !unchanged[f.Path] || os.Link(filepath.Join(old.dir, filepath.FromSlash(f.Path)), p) != nil {
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				os.RemoveAll(dir)
-				return nil, fmt.Errorf("private output folder: %w", err)
-			}
-		}
-	}
 	for _, f := range built.Files {
 		if path.Ext(f.Path) != ".html" {
 			continue
@@ -429,18 +407,20 @@ func (s *Server) writeGeneration(n int, built *site.Site) (*generation, error) {
 		}
 		g.pages[f.Path] = hex.EncodeToString(h.Sum(nil))[:20]
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("private output folder: %w", err)
-	}
-	g.root = root
-	return g, nil
+	return g
 }
 
-// publish makes g the served generation, clears any failure, wakes every
-// event stream and retires the previous generation. It returns the pages
-// whose version changed.
+// sameBytes reports whether a and b hold the same bytes, at once when
+// they are one slice.
+func sameBytes(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b)
+}
+
+// publish makes g the served generation, clears any failure and wakes
+// every event stream. It returns the pages whose version changed.
 func (s *Server) publish(g *generation) []string {
 	s.mu.Lock()
 	old := s.gen
@@ -460,22 +440,9 @@ func (s *Server) publish(g *generation) []string {
 				changed = append(changed, p)
 			}
 		}
-		s.retire(old)
 	}
 	slices.Sort(changed)
 	return changed
-}
-
-// retire removes a generation's folder once the requests reading it are
-// done. No request can pick it up any more: it is no longer s.gen.
-func (s *Server) retire(g *generation) {
-	s.retiring.Add(1)
-	go func() {
-		defer s.retiring.Done()
-		g.refs.Wait()
-		g.root.Close()
-		os.RemoveAll(g.dir)
-	}()
 }
 
 // publishFailure records a failed build, prints its errors and wakes every
@@ -506,17 +473,6 @@ func countErrors(n int) string {
 		return "1 error"
 	}
 	return fmt.Sprintf("%d errors", n)
-}
-
-// acquire returns the served generation, counted as in use until release
-// (nil before the first good build), and the current failure.
-func (s *Server) acquire() (*generation, *failure) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.gen != nil {
-		s.gen.refs.Add(1)
-	}
-	return s.gen, s.fail
 }
 
 // state returns the current versions of the served pages and the failure,
@@ -576,28 +532,20 @@ func (s *Server) endStreams() {
 	s.stopOnce.Do(func() { close(s.done) })
 }
 
-// Close stops the watcher, ends event streams and removes the private
-// folder. The Server must not be used afterwards.
+// Close stops the watcher and ends event streams. The Server must not be
+// used afterwards.
 func (s *Server) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.endStreams()
-		s.buildMu.Lock() // let a build in flight finish writing
+		s.buildMu.Lock() // let a build in flight finish
 		defer s.buildMu.Unlock()
 		if s.watcher != nil {
 			err = s.watcher.Close()
 		}
 		s.mu.Lock()
-		g := s.gen
 		s.gen = nil
 		s.mu.Unlock()
-		if g != nil {
-			s.retire(g)
-		}
-		s.retiring.Wait()
-		if rerr := os.RemoveAll(s.tmp); rerr != nil && err == nil {
-			err = rerr
-		}
 	})
 	return err
 }

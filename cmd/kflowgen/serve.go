@@ -96,7 +96,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stdout, stderr io.Writer) err
 
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stdout, "serving %s at %s\n", describeSource(dir), url)
-	if s.Dir() == "" {
+	if !s.Built() {
 		fmt.Fprintln(stdout, "the site does not build yet: pages show the errors until a save fixes them")
 	}
 	switch {
