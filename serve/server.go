@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime/debug"
@@ -92,6 +91,10 @@ type Server struct {
 	// save renders only the pages whose inputs changed.
 	pages   site.PageCache
 	watcher *fsnotify.Watcher // nil when nothing is watched
+	// content and templates read the watched folders for the build,
+	// keeping what no event said changed (sourceFS); nil for a folder
+	// not given.
+	content, templates *sourceFS
 	// roots are the watched folders (content, templates) by absolute
 	// path; their parents are watched too, for one event only: a root
 	// made anew (an editor or a script replacing the whole folder), which
@@ -107,8 +110,10 @@ type Server struct {
 	clients map[*client]struct{}
 
 	// onEvent, set by tests before Run, hears every watcher event and
-	// whether it was kept to start a rebuild.
+	// whether it was kept to start a rebuild; onBuild is called as each
+	// build starts (before it reads anything) and ended, with its result.
 	onEvent func(ev fsnotify.Event, kept bool)
+	onBuild func(started bool, r BuildResult)
 
 	done      chan struct{} // closed when streams must end
 	closeOnce sync.Once
@@ -208,6 +213,17 @@ func New(o Options) (*Server, error) {
 			dirs = append(dirs, d)
 		}
 	}
+	var err error
+	if o.ContentDir != "" {
+		if s.content, err = newSourceFS(o.ContentDir); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", o.ContentDir, err)
+		}
+	}
+	if o.TemplatesDir != "" {
+		if s.templates, err = newSourceFS(o.TemplatesDir); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", o.TemplatesDir, err)
+		}
+	}
 	if len(dirs) > 0 {
 		w, err := fsnotify.NewWatcher()
 		if err != nil {
@@ -247,28 +263,59 @@ func (s *Server) Built() bool {
 // when it serves an embedded guide).
 func (s *Server) Watching() bool { return s.watcher != nil }
 
-// contentFS returns the content as a file system, read afresh each call.
+// contentFS returns the content as a file system.
 func (s *Server) contentFS() fs.FS {
-	if s.o.ContentDir != "" {
-		return os.DirFS(s.o.ContentDir)
+	if s.content != nil {
+		return s.content
 	}
 	return s.o.Content
 }
 
-// Rebuild builds the site now and publishes the result: a good build
-// replaces the served generation and reloads the pages it changed; a
-// failed one keeps the last good generation and shows its errors in every
-// page. The watcher calls it after each batch of changes.
+// Rebuild builds the site now, every file read afresh, and publishes the
+// result: a good build replaces the served generation and reloads the
+// pages it changed; a failed one keeps the last good generation and
+// shows its errors in every page.
 func (s *Server) Rebuild() BuildResult {
+	s.forgetAll()
+	return s.rebuild()
+}
+
+// forgetAll drops every file kept from the watched folders.
+func (s *Server) forgetAll() {
+	for _, c := range []*sourceFS{s.content, s.templates} {
+		if c != nil {
+			c.forgetAll()
+		}
+	}
+}
+
+// forget drops the files kept from the watched folders that watcher event
+// ev may have changed.
+func (s *Server) forget(ev fsnotify.Event) {
+	for _, c := range []*sourceFS{s.content, s.templates} {
+		if c != nil {
+			c.forget(ev)
+		}
+	}
+}
+
+// rebuild is Rebuild reading only the files that no watcher event has
+// said changed from memory: the watcher calls it after each batch of
+// changes, each event of which it passed to forget.
+func (s *Server) rebuild() BuildResult {
 	s.buildMu.Lock()
 	defer s.buildMu.Unlock()
 	start := time.Now()
 	s.builds++
 	r := BuildResult{N: s.builds}
+	if s.onBuild != nil {
+		s.onBuild(true, r)
+		defer func() { s.onBuild(false, r) }()
+	}
 
 	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, Pages: &s.pages, EngineVersion: EngineVersion}
-	if s.o.TemplatesDir != "" {
-		opts.Templates = os.DirFS(s.o.TemplatesDir)
+	if s.templates != nil {
+		opts.Templates = s.templates
 	}
 	h0, m0 := s.cache.begin()
 	built, err := site.Generate(opts)

@@ -65,6 +65,10 @@ func (s *Server) watch(ctx context.Context) {
 			if !ok {
 				return
 			}
+			// Every event, kept or not, forgets the files it names: a
+			// chmod may make a page unreadable, and dropping a file
+			// costs the next build one read at most.
+			s.forget(ev)
 			if s.parentEvent(ev) || !relevant(ev) {
 				s.sawEvent(ev, false)
 				continue
@@ -86,13 +90,15 @@ func (s *Server) watch(ctx context.Context) {
 				return
 			}
 			fmt.Fprintf(s.o.Errors, "kflowgen: watching: %s\n", sim.EscapeName(err.Error()))
+			// Events may have been lost: nothing kept can be trusted.
+			s.forgetAll()
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				// Events were lost: rebuild to be sure nothing is missed.
+				// Rebuild to be sure nothing is missed.
 				schedule()
 			}
 		case <-timer.C:
 			first = time.Time{}
-			s.Rebuild()
+			s.rebuild()
 		}
 	}
 }
