@@ -26,9 +26,20 @@ import (
 // in the first and the controls show the beat). Errors are Figure's, for
 // either trace.
 func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
-	if !isSafeID(o.ID) {
-		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
+	if err := CheckID(o.ID); err != nil {
+		return nil, err
 	}
+	d, err := DrawCompare(a, b, o)
+	if err != nil {
+		return nil, err
+	}
+	return d.Markup(o.ID)
+}
+
+// DrawCompare draws two traces as FigureCompare does, leaving out the id
+// (o.ID is not read): FigureCompare(a, b, o) is DrawCompare(a, b, o) then
+// Markup(o.ID). Its errors are FigureCompare's but the id's.
+func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 	for _, t := range []*sim.Trace{a, b} {
 		if err := checkTrace(t); err != nil {
 			return nil, err
@@ -43,7 +54,7 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 		return nil, err
 	}
 	names := [2]string{panelName(a), panelName(b)}
-	d := figData{ID: o.ID, Title: names[0] + " vs " + names[1], Last: last, Poster: poster, Open: o.Open}
+	d := figData{Title: names[0] + " vs " + names[1], Last: last, Poster: poster, Open: o.Open}
 	notes := notesByBeat(o.Notes)
 	for bi := 0; bi <= last; bi++ {
 		d.Story = append(d.Story, compareCaptionParts(bi, names, a, b, notes[bi]).html("", false))
@@ -96,16 +107,13 @@ func FigureCompare(a, b *sim.Trace, o Options) ([]byte, error) {
 	d.SVG = view.String()
 	d.Tracks = figureJSON(titles, tracks)
 	d.Caption = compareCaptionParts(poster, names, a, b, notes[poster]).html("beat "+itoa(poster)+" — ", true)
-	var out bytes.Buffer
-	d.write(&out)
 	// One class marks the figure as a pair, for the wider layout; a pair
 	// too wide to read side by side is stacked on every screen.
-	cls := `<figure class="kflow kf-cmp"`
+	d.Class = "kflow kf-cmp"
 	if scenes[0].l.W+scenes[1].l.W > sideBySideMax {
-		cls = `<figure class="kflow kf-cmp kf-stack"`
+		d.Class = "kflow kf-cmp kf-stack"
 	}
-	html := bytes.Replace(out.Bytes(), []byte(`<figure class="kflow"`), []byte(cls), 1)
-	return html, nil
+	return &Drawn{d: d}, nil
 }
 
 // sideBySideMax is the widest pair of pictures, in user units together,

@@ -82,9 +82,40 @@ func isSafeID(id string) bool {
 // reports an invalid Options.ID, an empty or misnumbered trace, or a
 // poster, opening beat or note outside it.
 func Figure(t *sim.Trace, o Options) ([]byte, error) {
-	if !isSafeID(o.ID) {
-		return nil, fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", o.ID)
+	if err := CheckID(o.ID); err != nil {
+		return nil, err
 	}
+	d, err := Draw(t, o)
+	if err != nil {
+		return nil, err
+	}
+	return d.Markup(o.ID)
+}
+
+// CheckID reports an id that Figure, FigureCompare or Drawn.Markup would
+// refuse: one that is not one or more of [a-z0-9-].
+func CheckID(id string) error {
+	if !isSafeID(id) {
+		return fmt.Errorf("figure id %q must be made of a-z, 0-9 and -", id)
+	}
+	return nil
+}
+
+// Drawn is a figure drawn but not yet named: everything Figure (or
+// FigureCompare) makes of a trace except the DOM id, which appears only
+// in the figure's own tag and its title's id, never in the frames, the
+// tracks or the captions. Markup names it. One Drawn gives the markup of
+// any number of figures of the same trace and options, so that a build
+// draws a fence that several pages repeat once (package site); Markup
+// only reads the Drawn, so it may be called from several goroutines.
+type Drawn struct {
+	d figData
+}
+
+// Draw draws a whole trace as Figure does, leaving out the id (o.ID is
+// not read): Figure(t, o) is Draw(t, o) then Markup(o.ID). Its errors
+// are Figure's but the id's.
+func Draw(t *sim.Trace, o Options) (*Drawn, error) {
 	if err := checkTrace(t); err != nil {
 		return nil, err
 	}
@@ -98,7 +129,7 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	}
 	s := newScene(t)
 	s.workers = o.Workers
-	d := figData{ID: o.ID, Title: t.Title, Last: last, Poster: poster, Open: o.Open}
+	d := figData{Title: t.Title, Last: last, Poster: poster, Open: o.Open}
 	if d.Title == "" {
 		d.Title = t.ID
 	}
@@ -115,7 +146,20 @@ func Figure(t *sim.Trace, o Options) ([]byte, error) {
 	d.Tracks = figureJSON(u.encode(s.l.CellW, 0))
 	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat "+itoa(poster)+" — ", true)
 	d.Keys = append(d.Keys, s.keys...)
+	return &Drawn{d: d}, nil
+}
+
+// Markup is the figure's markup with DOM id id, byte for byte what
+// Figure (or FigureCompare) gives with Options.ID id; the error reports
+// an id CheckID refuses.
+func (dr *Drawn) Markup(id string) ([]byte, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	d := dr.d
+	d.ID = id
 	var out bytes.Buffer
+	out.Grow(d.size())
 	d.write(&out)
 	return out.Bytes(), nil
 }
@@ -153,6 +197,9 @@ func checkBeats(poster, open int, notes []sim.Note, last int) error {
 // Story, SVG and Tracks are markup already (escaped where they were made);
 // ID, Title and the keys' strings are text, escaped as they are written.
 type figData struct {
+	// Class is the <figure>'s class attribute; "" means "kflow" (Figure's
+	// figures; FigureCompare's add kf-cmp).
+	Class              string
 	ID, Title          string
 	Last, Poster, Open int
 	Caption            string   // the poster beat's caption, after "beat N — "
@@ -162,6 +209,15 @@ type figData struct {
 	Keys               []KeyStyle
 }
 
+// size is about the length of the figure's markup, for sizing buffers.
+func (d *figData) size() int {
+	n := len(d.SVG) + len(d.Tracks) + len(d.Caption) + len(d.Title) + 3*len(d.ID) + 1024
+	for _, st := range d.Story {
+		n += len(st) + len("<li></li>")
+	}
+	return n + len(d.Keys)*160
+}
+
 // write appends the figure's markup to b: the <figure> with its data
 // attributes, the title, the view holding the SVG, the key legend (when
 // there are keys), the caption area, the storyboard and the tracks'
@@ -169,7 +225,11 @@ type figData struct {
 // byte (TestFigureMarkupIsTheTemplates checks it against that template).
 func (d *figData) write(b *bytes.Buffer) {
 	id := escapeText(d.ID)
-	b.WriteString(`<figure class="kflow" id="` + id + `" data-last="` + itoa(d.Last) + `" data-poster="` + itoa(d.Poster) +
+	class := d.Class
+	if class == "" {
+		class = "kflow"
+	}
+	b.WriteString(`<figure class="` + class + `" id="` + id + `" data-last="` + itoa(d.Last) + `" data-poster="` + itoa(d.Poster) +
 		`" data-open="` + itoa(d.Open) + `" tabindex="0" aria-labelledby="` + id + `-t">
 <figcaption class="kf-title" id="` + id + `-t">` + escapeText(d.Title) + `</figcaption>
 <div class="kf-view">`)
