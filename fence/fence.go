@@ -238,36 +238,126 @@ type Options struct {
 // side by side for a fence with compare:. It does nothing for a fence
 // that was not run, or whose run has errors (a failed expectation or a
 // breached invariant: the build fails, so no markup is needed). A panic in
-// the renderer comes back as an InternalError.
+// the renderer comes back as an InternalError. Draw(o) is
+// r.Drawing(o).Named(o), kept in r.
 func (r *Result) Draw(o Options) { r.draw(o, true) }
 
 // draw is Draw; with all false, a fence with knobs gets its page markup
 // (r.HTML, r.Plain) but no Assets: only the default combination is drawn,
 // and DrawVariant draws the others when they are wanted.
-func (r *Result) draw(o Options, all bool) {
+func (r *Result) draw(o Options, all bool) { *r = *r.drawing(o, all).Named(o) }
+
+// Drawing is a fence's figure drawn once for any number of DOM ids: every
+// picture, track and caption of every combination, which do not depend on
+// the id (svganim.Drawn). Named gives the figure for one id. A build whose
+// pages repeat one fence body (the same text gives the same scenario,
+// traces and pictures) runs and draws it once and names it on each page.
+// A Drawing is only read once made, so Named may be called from several
+// goroutines at once.
+type Drawing struct {
+	r   *Result
+	all bool
+	// figs holds each combination's pictures (one entry for a fence
+	// without knobs; nil where a combination is not drawn, or failed).
+	figs []*svganim.Drawn
+	// failed is the combination that failed to draw (-1: none), err its
+	// error, and panicked the message of a panic while drawing.
+	failed   int
+	err      error
+	panicked sim.ErrorList
+}
+
+// Drawing draws r's pictures with o.Workers goroutines, without naming
+// them (o.ID is not called). For a fence that was not run, or whose run
+// has errors, there is nothing to draw, and Named returns a copy of r as
+// it is.
+func (r *Result) Drawing(o Options) *Drawing { return r.drawing(o, true) }
+
+func (r *Result) drawing(o Options, all bool) (d *Drawing) {
+	d = &Drawing{r: r, all: all, failed: -1}
 	if r.Trace == nil || len(r.Errors) > 0 {
-		return
+		return d
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			r.HTML = nil
-			r.Errors = append(r.Errors, internal(r.Scenario.Pos, "while drawing this figure", v)...)
+			d.figs, d.panicked = nil, internal(r.Scenario.Pos, "while drawing this figure", v)
+		}
+	}()
+	if len(r.Knobs) == 0 {
+		d.figs = make([]*svganim.Drawn, 1)
+		if d.figs[0], d.err = drawRun(r.Scenario, r.Compare, r.Runs[0], o.Workers); d.err != nil {
+			d.failed = 0
+		}
+		return d
+	}
+	// Every combination is drawn (or, for !all, the default alone), one
+	// after another; each spreads its beats over Workers
+	// (svganim.Options.Workers), as a figure does.
+	d.figs = make([]*svganim.Drawn, len(r.Variants))
+	for i, v := range r.Variants {
+		if !all && i != r.Default {
+			continue
+		}
+		if d.figs[i], d.err = drawRun(v.Scenario, v.Compare, r.Runs[i], o.Workers); d.err != nil {
+			d.figs[i], d.failed = nil, i
+			return d
+		}
+	}
+	return d
+}
+
+// Named returns a copy of the Result the Drawing was made from, with the
+// figure named by o.ID in its HTML (and, for a fence with knobs, Assets and
+// Plain), or with the error that stopped it appended to its Errors: what
+// Draw(o) leaves in the Result. The copy shares the Result's scenarios and
+// traces. A panic in the renderer comes back as an InternalError.
+func (d *Drawing) Named(o Options) (n *Result) {
+	c := *d.r
+	n = &c
+	r := d.r
+	if r.Trace == nil || len(r.Errors) > 0 {
+		return n
+	}
+	n.Errors = append(sim.ErrorList(nil), r.Errors...)
+	if d.panicked != nil {
+		n.Errors = append(n.Errors, d.panicked...)
+		return n
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			n.HTML, n.Assets, n.Plain = nil, nil, nil
+			n.Errors = append(n.Errors, internal(r.Scenario.Pos, "while drawing this figure", v)...)
 		}
 	}()
 	id := r.figureID(o)
 	if len(r.Knobs) == 0 {
-		html, err := drawRun(r.Scenario, r.Compare, r.Runs[0], id, o.Workers)
-		if err != nil {
-			r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure: " + err.Error()})
-			return
+		err := svganim.CheckID(id)
+		if err == nil {
+			err = d.err
 		}
-		r.HTML = html
-		return
+		if err == nil {
+			n.HTML, err = d.figs[0].Markup(id)
+		}
+		if err != nil {
+			n.Errors = append(n.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure: " + err.Error()})
+		}
+		return n
 	}
-	// Every combination is drawn (or, for !all, the default alone), one
-	// after another; each spreads its beats over Workers
-	// (svganim.Options.Workers), as a figure does. The outcome table
-	// needs only the traces, which Run made for every combination.
+	// A bad id fails the first combination drawn, as a failure to draw
+	// it would.
+	first, err := 0, svganim.CheckID(id)
+	if !d.all {
+		first = r.Default
+	}
+	if err == nil && d.err != nil {
+		first, err = d.failed, d.err
+	}
+	if err != nil {
+		n.Errors = append(n.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure with " + r.label(r.Variants[first].Choice) + ": " + err.Error()})
+		return n
+	}
+	// The outcome table needs only the traces, which Run made for every
+	// combination.
 	vs := make([]svganim.Variant, len(r.Variants))
 	for i, v := range r.Variants {
 		run := r.Runs[i]
@@ -275,30 +365,27 @@ func (r *Result) draw(o Options, all bool) {
 		if run.CompareTrace != nil {
 			vs[i].Runs = append(vs[i].Runs, run.CompareTrace)
 		}
-		if !all && i != r.Default {
-			continue
+		if d.figs[i] != nil {
+			if vs[i].HTML, err = d.figs[i].Markup(id); err != nil {
+				n.Errors = append(n.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure with " + r.label(v.Choice) + ": " + err.Error()})
+				return n
+			}
 		}
-		html, err := drawRun(v.Scenario, v.Compare, run, id, o.Workers)
-		if err != nil {
-			r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure with " + r.label(v.Choice) + ": " + err.Error()})
-			return
-		}
-		vs[i].HTML = html
 	}
 	knobs := r.svgKnobs()
 	var html []byte
 	var assets [][]byte
-	var err error
-	if all {
+	if d.all {
 		html, assets, err = svganim.KnobFigure(id, knobs, vs, r.Default)
 	} else {
 		html, err = svganim.KnobPage(id, knobs, vs, r.Default)
 	}
 	if err != nil {
-		r.Errors = append(r.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure: " + err.Error()})
-		return
+		n.Errors = append(n.Errors, sim.Error{Pos: r.Scenario.Pos, Msg: "cannot draw the figure: " + err.Error()})
+		return n
 	}
-	r.HTML, r.Assets, r.Plain = html, assets, vs[r.Default].HTML
+	n.HTML, n.Assets, n.Plain = html, assets, vs[r.Default].HTML
+	return n
 }
 
 // DrawVariant draws combination i of a fence with knobs that Draw (or
@@ -323,7 +410,15 @@ func (r *Result) DrawVariant(o Options, i int) (script []byte, err error) {
 		}
 	}()
 	v, id := r.Variants[i], r.figureID(o)
-	html, err := drawRun(v.Scenario, v.Compare, r.Runs[i], id, o.Workers)
+	err = svganim.CheckID(id)
+	var fig *svganim.Drawn
+	if err == nil {
+		fig, err = drawRun(v.Scenario, v.Compare, r.Runs[i], o.Workers)
+	}
+	var html []byte
+	if err == nil {
+		html, err = fig.Markup(id)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot draw the figure with %s: %w", r.label(v.Choice), err)
 	}
@@ -353,19 +448,20 @@ func (r *Result) label(choice []int) string {
 	return f.Label(choice)
 }
 
-// drawRun draws one run (and its compare run) as a figure with DOM id id.
-func drawRun(sc, cmp *sim.Scenario, run Run, id string, workers int) ([]byte, error) {
+// drawRun draws one run (and its compare run) as a figure yet to be
+// named (svganim.Drawn.Markup gives its markup for a DOM id).
+func drawRun(sc, cmp *sim.Scenario, run Run, workers int) (*svganim.Drawn, error) {
 	// The fence's poster: chooses both the no-JS picture and where the
 	// stepper opens; without it the renderer picks the most telling beat
 	// for the picture and the stepper opens at the start.
-	so := svganim.Options{ID: id, Notes: sc.Notes, Workers: workers}
+	so := svganim.Options{Notes: sc.Notes, Workers: workers}
 	if sc.HasPoster {
 		so.Poster, so.PosterChosen, so.Open = sc.Poster, true, sc.Poster
 	}
 	if cmp == nil {
-		return svganim.Figure(run.Trace, so)
+		return svganim.Draw(run.Trace, so)
 	}
-	return svganim.FigureCompare(run.Trace, run.CompareTrace, so)
+	return svganim.DrawCompare(run.Trace, run.CompareTrace, so)
 }
 
 // Figure is Parse, Run and Draw in one call: fence text in; markup,
