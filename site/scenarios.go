@@ -122,9 +122,13 @@ type figureJob struct {
 // positioned error (unsorted). Each fence goes through the fence package
 // once: looked up in the cache, else parsed (fence.Parse) — the parse the
 // site's limits read — and, within the limits, run, checked and drawn
-// (Parsed.Run, Result.Draw). Both passes are spread over GOMAXPROCS
-// workers and gathered by fence index, so the outcome never depends on
-// which worker finished first.
+// (Parsed.Run, Result.Drawing), then named with its DOM id
+// (Drawing.Named). Fences of the same body are one computation, shared
+// (content-addressed: the same text gives the same scenario, traces and
+// pictures; only the id, from the page's slug, differs): parsed once, run
+// and drawn once, and named once on each page. Both passes are spread over
+// GOMAXPROCS workers and gathered by fence index, so the outcome never
+// depends on which worker finished first.
 func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 	var jobs []figureJob
 	for _, pg := range pages {
@@ -135,50 +139,92 @@ func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 	results := make([]*FigureResult, len(jobs))
 	parsed := make([]*fence.Parsed, len(jobs))
 	keys := make([]string, len(jobs))
-	parallel(len(jobs), func(i int) {
-		j := jobs[i]
-		if j.fig.Ordinal >= MaxFiguresPerPage {
-			return // checkSiteLimits reports it; nothing is read
-		}
-		if o.Cache != nil {
+	if o.Cache != nil {
+		parallel(len(jobs), func(i int) {
+			j := jobs[i]
+			if j.fig.Ordinal >= MaxFiguresPerPage {
+				return // checkSiteLimits reports it; nothing is read
+			}
 			keys[i] = CacheKey(o.EngineVersion, j.page.Slug, j.fig.Body)
 			if r, ok := o.Cache.Get(keys[i]); ok {
 				results[i] = r
-				return
 			}
+		})
+	}
+	// The fences left to parse, one per body: same[i] is the first job
+	// with job i's body (in job order), which parses it for all of them.
+	same := make([]int, len(jobs))
+	var uniq []int
+	first := map[string]int{}
+	for i, j := range jobs {
+		if j.fig.Ordinal >= MaxFiguresPerPage || results[i] != nil {
+			same[i] = -1
+			continue
 		}
-		parsed[i] = fence.Parse(j.fig.Body)
+		k, ok := first[string(j.fig.Body)]
+		if !ok {
+			k = i
+			first[string(j.fig.Body)] = i
+			uniq = append(uniq, i)
+		}
+		same[i] = k
+	}
+	parallel(len(uniq), func(k int) {
+		i := uniq[k]
+		parsed[i] = fence.Parse(jobs[i].fig.Body)
 	})
-	skip, errs := checkSiteLimits(jobs, results, parsed)
-	var todo []int // the fences to run and draw
-	for i := range jobs {
-		if !skip[i] && results[i] == nil {
-			todo = append(todo, i)
+	for i, k := range same {
+		if k >= 0 {
+			parsed[i] = parsed[k]
 		}
 	}
+	skip, errs := checkSiteLimits(jobs, results, parsed)
+	// The bodies to run and draw, each with the fences that show it.
+	members := map[int][]int{}
+	var todo []int
+	for i := range jobs {
+		if skip[i] || results[i] != nil {
+			continue
+		}
+		k := same[i]
+		if members[k] == nil {
+			todo = append(todo, k)
+		}
+		members[k] = append(members[k], i)
+	}
 	// The costliest first (frames drawn, knob combinations included), so
-	// that the last fence to finish is a small one and no processor idles
-	// while one big figure is drawn alone at the end; results are gathered
-	// by fence index, so the order changes no byte.
+	// that the last to finish is a small one and no processor idles while
+	// one big figure is drawn alone at the end; results are gathered by
+	// fence index, so the order changes no byte.
 	slices.SortStableFunc(todo, func(a, b int) int { return cmp.Compare(parsed[b].Work().Frames, parsed[a].Work().Frames) })
-	// One level of workers: the fences are spread over GOMAXPROCS of
+	// One level of workers: the bodies are spread over GOMAXPROCS of
 	// them, and a figure draws its beats on its worker alone — unless
-	// there are fewer fences than processors (a save that changed one),
+	// there are fewer bodies than processors (a save that changed one),
 	// when each gets a share of the rest to draw its beats with.
 	drawWorkers := max(1, runtime.GOMAXPROCS(0)/max(1, len(todo)))
-	parallel(len(todo), func(k int) {
-		i := todo[k]
-		r := computeFigure(jobs[i].page.Slug, parsed[i], drawWorkers)
-		parsed[i] = nil // its scenario is in r.run, or gone with it
-		if !o.KeepRuns {
-			r.run = nil
+	parallel(len(todo), func(t int) {
+		k := todo[t]
+		run := parsed[k].Run()
+		fo := fence.Options{Workers: drawWorkers}
+		d := run.Drawing(fo)
+		work := parsed[k].Work()
+		for _, i := range members[k] {
+			slug := jobs[i].page.Slug
+			fo.ID = func(id string) string { return FigureID(slug, id) }
+			r := figureResult(d.Named(fo), work, o.Cache != nil || o.Pages != nil)
+			if !o.KeepRuns {
+				r.run = nil
+			}
+			if o.Cache != nil {
+				c := *r
+				c.run = nil
+				o.Cache.Put(keys[i], &c)
+			}
+			results[i] = r
 		}
-		if o.Cache != nil {
-			c := *r
-			c.run = nil
-			o.Cache.Put(keys[i], &c)
+		for _, i := range members[k] {
+			parsed[i] = nil // its scenario is in the results' runs, or gone with them
 		}
-		results[i] = r
 	})
 
 	ids := map[*Page]map[string]int{} // scenario id → file line of its first use
@@ -229,13 +275,13 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// computeFigure runs, checks and draws one parsed fence of the page with
-// the given slug, drawing its beats on at most workers goroutines.
-func computeFigure(slug string, p *fence.Parsed, workers int) *FigureResult {
-	run := p.Run()
-	run.Draw(fence.Options{ID: func(id string) string { return FigureID(slug, id) }, Workers: workers})
-	r := &FigureResult{HTML: run.HTML, Assets: run.Assets, Work: p.Work(), Problems: run.Errors, run: run}
-	if r.HTML != nil {
+// figureResult is the FigureResult of a fence run and drawn (run, named
+// with its DOM id) that cost work; digest says whether to take the
+// SHA-256 of its markup, which only a build with a Cache or a PageCache
+// reads.
+func figureResult(run *fence.Result, work fence.Work, digest bool) *FigureResult {
+	r := &FigureResult{HTML: run.HTML, Assets: run.Assets, Work: work, Problems: run.Errors, run: run}
+	if r.HTML != nil && digest {
 		r.digest = sha256.Sum256(r.HTML)
 	}
 	for _, k := range run.Knobs {
