@@ -390,10 +390,13 @@ type Row struct {
 // Note is the strip under a broker row's partition label and role badge,
 // left of its cells: the leader's row shows the partition's ISR size
 // against min.insync.replicas there, a lagging follower's row its lag
-// clock. It ends noteGap short of the cells, where a log end offset label
-// at offset 0 reaches.
+// clock. It starts noteIndent inside the row, under the partition label's
+// text rather than on the lane's edge, and ends noteGap short of the
+// cells: a log end offset label that centred on its tick would reach
+// further left starts at the tick instead (leoAnchor).
 func (r Row) Note() Box {
-	return Box{X: r.Box.X, Y: r.CellsY + cellH, W: r.CellsX - r.Box.X - noteGap, H: markH}
+	x := r.Box.X + noteIndent
+	return Box{X: x, Y: r.CellsY + cellH, W: r.CellsX - x - noteGap, H: markH}
 }
 
 // shareStripH is the height of one share group's strip under a broker
@@ -408,9 +411,28 @@ const shareStripH = 40
 // per share group that reads its partition.
 func rowHeight(strips int) int { return markH + cellH + markH + strips*shareStripH }
 
-// noteGap is how far a log end offset label at offset 0 reaches left of
-// the cells: half of "LEO 0".
-const noteGap = 16
+// noteIndent is how far a row's note starts inside the row: where the
+// partition label's text ("p0", centred in plabelW) starts, 4 units clear
+// of the lane's edge. noteGap is the room the note leaves before the
+// cells: a log end offset tick at offset 0 stands a unit left of them,
+// and its label starts there (leoAnchor), so the note's last letter keeps
+// 3 units clear of that label's first.
+const (
+	noteIndent = 4
+	noteGap    = 4
+)
+
+// leoAnchor says where a broker row's log end offset label stands on its
+// tick at x (the tick's x in user units): centred on it, or, where
+// centring would reach into the row's note (a log end offset at or near
+// offset 0), starting at it, the kf-lo class (figure.css). label is the
+// label's text, measured in 12-unit type.
+func leoAnchor(r Row, x int, label string) (cls string) {
+	if x-(textW(label, false)+1)/2 < r.CellsX-noteGap {
+		return " kf-lo"
+	}
+	return ""
+}
 
 // GroupLane is one consumer or share group: a header, a row per member,
 // and a row per partition whose offsets line up with the broker lanes'

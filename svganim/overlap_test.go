@@ -20,8 +20,10 @@ import (
 // different marks overlapping (lines against lines excepted: a high
 // watermark at the log end offset is one line on the other), a text or
 // shape reaching outside the picture, a text wider than the box of its own
-// mark, or a message token over a band. Boxes that only touch (less than
-// half a pixel shared either way) do not count.
+// mark, a message token over a band, or two texts of different marks on
+// one line closer than six units (runTogether), which a reader takes for
+// one phrase ("ISR 2 / min 1LEO 0"). Boxes that only touch (less than
+// half a pixel shared either way) do not count as overlapping.
 const overlapJS = `(function(id){
 	var f=document.getElementById(id), svg=f.querySelector('.kf-svg'), last=+f.dataset.last, seen={}, out=[];
 	var shapes='.sw,.kf-wflag,.kf-card,.ss,.kf-verdict,.kf-sq';
@@ -34,10 +36,17 @@ const overlapJS = `(function(id){
 		var w=Math.min(a.right,b.right)-Math.max(a.left,b.left), h=Math.min(a.bottom,b.bottom)-Math.max(a.top,b.top);
 		return w>0.5&&h>0.5;
 	}
+	// Two texts whose lines share most of their height and whose ends are
+	// less than six units apart (u: CSS px per user unit; a word space is
+	// 3.8) run together.
+	function runTogether(a,b,u){
+		var h=Math.min(a.bottom,b.bottom)-Math.max(a.top,b.top), gap=Math.max(a.left,b.left)-Math.min(a.right,b.right);
+		return h>0.5*Math.min(a.bottom-a.top,b.bottom-b.top)&&gap>-0.5&&gap<6*u;
+	}
 	function report(b,s){ if(!seen[s]){seen[s]=1; out.push('beat '+b+': '+s);} }
 	f.dispatchEvent(new KeyboardEvent('keydown',{key:'Home',bubbles:true}));
 	for(var b=0;b<=last;b++){
-		var box=svg.getBoundingClientRect(), items=[], bands=[];
+		var box=svg.getBoundingClientRect(), items=[], bands=[], u=box.width/svg.viewBox.baseVal.width;
 		Array.from(svg.children).forEach(function(g,gi){
 			if(g.tagName!=='g'||g.classList.contains('kf-gone')) return;
 			var cs=getComputedStyle(g); if(cs.display==='none'||cs.visibility==='hidden'||+cs.opacity===0) return;
@@ -69,6 +78,7 @@ const overlapJS = `(function(id){
 				var c=items[j];
 				if(a.m===c.m||(a.k==='l'&&c.k==='l')) continue;
 				if(hit(a.r,c.r)) report(b,a.n+' overlaps '+c.n);
+				else if(a.k==='t'&&c.k==='t'&&runTogether(a.r,c.r,u)) report(b,a.n+' runs into '+c.n);
 			}
 		}
 		f.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowRight',bubbles:true}));

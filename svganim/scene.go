@@ -674,9 +674,10 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.CellsY - 3, h: tickUpH, o: rep.HighWatermark, od: true,
 		text:  [3]string{s.numbered("HW ", rep.HighWatermark)},
 		title: rt.hwTitle})
-	add(mark{id: rt.leo, layer: layerTick, shape: shTickDown, cls: "kf-leo",
-		x: row.CellsX + int(rep.LogEndOffset)*cw - 1, y: row.CellsY - 1, h: tickDownH, o: rep.LogEndOffset, od: true,
-		text:  [3]string{s.numbered("LEO ", rep.LogEndOffset)},
+	leoX, leoText := row.CellsX+int(rep.LogEndOffset)*cw-1, s.numbered("LEO ", rep.LogEndOffset)
+	add(mark{id: rt.leo, layer: layerTick, shape: shTickDown, cls: "kf-leo" + leoAnchor(row, leoX, leoText),
+		x: leoX, y: row.CellsY - 1, h: tickDownH, o: rep.LogEndOffset, od: true,
+		text:  [3]string{leoText},
 		title: rt.leoTitle})
 }
 

@@ -34,7 +34,7 @@ const memberColours = 6
 // Corner mark geometry, in user units.
 const (
 	shareSquare  = 15 // side of the delivery-count square
-	shareVerdict = 14 // diameter of the verdict disc, which holds a 12-unit letter
+	shareVerdict = 17 // diameter of the verdict disc (where the cell allows), which holds a 12-unit letter with room to spare
 	shareBarH    = 3  // height of the in-flight bar under a leader row
 )
 
@@ -50,9 +50,12 @@ func (s *scene) memberColour(group, member string) string {
 
 // shareLabels returns the one-letter label of each share group of the
 // layout, in share-group order (shareIndex): the first letter of its name,
-// upper-cased, which its verdict discs carry so that two groups' discs on
+// lower-cased, which its verdict discs carry so that two groups' discs on
 // one leader row say whose verdict each is; when two groups' letters
-// collide, every group is numbered from 1 instead.
+// collide, every group is numbered from 1 instead. Lower case, as the
+// group's flag spells its name: a key's label in a cell is upper case
+// ("W" would read as a key), and a lower-case letter is narrower, so it
+// stays inside its disc and apart from the next disc's ("ww", not "WW").
 func shareLabels(l Layout) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -61,7 +64,7 @@ func shareLabels(l Layout) []string {
 		if g.Type != "share" {
 			continue
 		}
-		r := []rune(strings.ToUpper(g.Group))
+		r := []rune(strings.ToLower(g.Group))
 		lbl := "?"
 		if len(r) > 0 {
 			lbl = string(r[0])

@@ -166,7 +166,7 @@ func TestVerdictDiscsCarryGroupLabel(t *testing.T) {
 				t.Errorf("%s: groups %s and %s both carry %q", nt.name, o, g, lbl)
 			}
 			seen[lbl] = g
-			if lbl != strings.ToUpper(g[:1]) && (lbl < "1" || lbl > "9") {
+			if lbl != strings.ToLower(g[:1]) && (lbl < "1" || lbl > "9") {
 				t.Errorf("%s: group %s's discs carry %q, neither its letter nor a number", nt.name, g, lbl)
 			}
 		}
@@ -183,7 +183,7 @@ func TestShareLabelsClash(t *testing.T) {
 		t.Errorf("workers and watchers are labelled %q, want 1,2", got)
 	}
 	l.Groups[2].Group = "batch"
-	if got := strings.Join(shareLabels(l), ","); got != "W,B" {
-		t.Errorf("workers and batch are labelled %q, want W,B", got)
+	if got := strings.Join(shareLabels(l), ","); got != "w,b" {
+		t.Errorf("workers and batch are labelled %q, want w,b", got)
 	}
 }
