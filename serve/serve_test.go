@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -834,6 +835,35 @@ func TestStreamsCapped(t *testing.T) {
 		case <-give:
 			t.Fatalf("after a stream closed, a new one is still refused (%d)", status)
 		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// TestInject puts the client before the page's last </body>, in any
+// case, or at the end without one; it is checked against the naive
+// search it replaced (lower the whole page, find the last tag).
+func TestInject(t *testing.T) {
+	naive := func(page, snippet []byte) []byte {
+		i := bytes.LastIndex(bytes.ToLower(page), []byte("</body>"))
+		if i < 0 {
+			i = len(page)
+		}
+		return slices.Concat(page[:i], snippet, page[i:])
+	}
+	for _, page := range []string{
+		"<html><body>text</body></html>\n",
+		"<HTML><BODY>text</BODY></HTML>",
+		"<body>a</body> then </Body> again</html>",
+		"<body>no end tag",
+		"",
+		"<",
+		"text </body",
+		"</body>",
+		"a </body><!-- </bodx> --> <",
+	} {
+		got, want := inject([]byte(page), []byte("<S>")), naive([]byte(page), []byte("<S>"))
+		if !bytes.Equal(got, want) {
+			t.Errorf("inject(%q) = %q, want %q", page, got, want)
 		}
 	}
 }
