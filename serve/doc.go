@@ -13,8 +13,9 @@
 //  1. every folder is watched, and folders created later are added as they
 //     appear (fsnotify is not recursive);
 //  2. events are batched: a rebuild starts once no event has arrived for
-//     Options.Quiet (50 ms by default), or at the latest 500 ms after the
-//     first event of a burst; chmod-only events, hidden names and editor
+//     Options.Quiet (10 ms by default; 50 ms, Options.Unsettled, while a
+//     file the events name is missing or empty, as a save is halfway
+//     through), or at the latest 500 ms after the first event of a burst; chmod-only events, hidden names and editor
 //     temporary files (*.swp, *~, .#*, #*#, 4913, *.tmp, …) are ignored;
 //  3. Rebuild runs site.Generate with a cache of scenario results (see
 //     below) and swaps the result in as the served "generation": every

@@ -360,3 +360,91 @@ func TestSaveReadsOnlyTheFileSaved(t *testing.T) {
 		t.Errorf("Rebuild read %d files, want every page (%d)", got[len(got)-1], len(pages))
 	}
 }
+
+// TestUnsettledFiles: what a save looks like halfway — a file missing
+// (renamed away before its new copy lands) or empty (truncated before it
+// is written) — counts as unsettled; a written file or a folder does not.
+func TestUnsettledFiles(t *testing.T) {
+	dir := t.TempDir()
+	full, empty, folder := filepath.Join(dir, "full.md"), filepath.Join(dir, "empty.md"), filepath.Join(dir, "sub")
+	write(t, full, "text")
+	write(t, empty, "")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		names []string
+		want  bool
+	}{
+		{[]string{full}, false},
+		{[]string{full, folder}, false},
+		{[]string{full, empty}, true},
+		{[]string{filepath.Join(dir, "gone.md"), full}, true},
+		{nil, false},
+	} {
+		names := map[string]bool{}
+		for _, n := range c.names {
+			names[n] = true
+		}
+		if got := unsettled(names); got != c.want {
+			t.Errorf("unsettled(%v) = %v, want %v", c.names, got, c.want)
+		}
+	}
+}
+
+// TestHalfwaySaveBuildsOnce saves a page in two steps with a pause
+// between them, first as vim's backup rename does (the page renamed away,
+// then written anew), then as a truncate before the write: no build may
+// start while the page is missing or empty, since Options.Unsettled (here
+// far longer than the pause) replaces the quiet period (here 1 ms) then.
+// On a machine so loaded that the pause passes before the watcher sees
+// the first step, the test proves nothing, but cannot fail wrongly.
+func TestHalfwaySaveBuildsOnce(t *testing.T) {
+	dir := smallSite(t)
+	page := filepath.Join(dir, "a.md")
+	var mu sync.Mutex
+	var halfway []string
+	var b *builds
+	s, _ := startWith(t, Options{ContentDir: dir, ContentName: "content", Quiet: time.Millisecond, Unsettled: time.Hour}, func(s *Server) {
+		b = followBuilds(s)
+		follow := s.onBuild
+		s.onBuild = func(started bool, r BuildResult) {
+			if st, err := os.Stat(page); started && (err != nil || st.Size() == 0) {
+				mu.Lock()
+				halfway = append(halfway, fmt.Sprintf("build %d (%v)", r.N, err))
+				mu.Unlock()
+			}
+			follow(started, r)
+		}
+	})
+	pause := 100 * time.Millisecond // under maxBatch, which ends any wait
+	if err := os.Rename(page, page+"~"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(pause)
+	if err := os.WriteFile(page, []byte(fencePage("A", "one", "Saved after a rename", "beats: 4")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(page + "~"); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, s, b, dir, "", "backup rename")
+
+	f, err := os.OpenFile(page, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(pause)
+	if _, err := f.WriteString(fencePage("A", "one", "Saved after a truncate", "beats: 4")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, s, b, dir, "", "truncate, then write")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(halfway) > 0 {
+		t.Errorf("builds started while the page was missing or empty: %v", halfway)
+	}
+}

@@ -39,22 +39,30 @@ func (s *Server) addTree(dir string) error {
 }
 
 // watch batches watcher events and rebuilds after each batch, until ctx is
-// done. A batch ends when no relevant event has arrived for Options.Quiet,
-// or maxBatch after its first event, whichever comes first.
+// done. A batch ends when no relevant event has arrived for Options.Quiet
+// — or, while a name the batch touched is missing or an empty file (a
+// save caught halfway: renamed away before its new copy lands, truncated
+// before it is written), for Options.Unsettled — or maxBatch after its
+// first event, whichever comes first.
 func (s *Server) watch(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	var first time.Time // first event of the pending batch; zero when none
+	var first, last time.Time // first and last event of the pending batch; zero when none
+	touched := map[string]bool{}
+	// arm waits d from now, or until maxBatch after the first event.
+	arm := func(now time.Time, d time.Duration) {
+		if left := maxBatch - now.Sub(first); left < d {
+			d = max(left, 0)
+		}
+		timer.Reset(d)
+	}
 	schedule := func() {
 		now := time.Now()
 		if first.IsZero() {
 			first = now
 		}
-		wait := s.o.Quiet
-		if left := maxBatch - now.Sub(first); left < wait {
-			wait = max(left, 0)
-		}
-		timer.Reset(wait)
+		last = now
+		arm(now, s.o.Quiet)
 	}
 	for {
 		select {
@@ -74,6 +82,7 @@ func (s *Server) watch(ctx context.Context) {
 				continue
 			}
 			s.sawEvent(ev, true)
+			touched[ev.Name] = true
 			if ev.Has(fsnotify.Create) {
 				// A new folder: watch it and everything already in it
 				// (files may have landed before the watch did; the
@@ -97,10 +106,31 @@ func (s *Server) watch(ctx context.Context) {
 				schedule()
 			}
 		case <-timer.C:
-			first = time.Time{}
+			now := time.Now()
+			if wait := s.o.Unsettled - now.Sub(last); wait > 0 && now.Sub(first) < maxBatch && unsettled(touched) {
+				arm(now, wait)
+				continue
+			}
+			first, last = time.Time{}, time.Time{}
+			clear(touched)
 			s.rebuild()
 		}
 	}
+}
+
+// unsettled reports whether one of the named paths is missing or an
+// empty file: what a save looks like halfway (vim's and JetBrains' rename
+// of the old file before the new one lands, a truncate before the write).
+// A page really removed or emptied is built all the same, Unsettled
+// later.
+func unsettled(names map[string]bool) bool {
+	for name := range names {
+		st, err := os.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sawEvent tells the test hook (Server.onEvent) what the watcher made of
