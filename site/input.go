@@ -81,10 +81,22 @@ func readLimited(f fs.File, name string) ([]byte, error) {
 	if st.Size() > MaxPageBytes {
 		return nil, tooBig(name, st.Size())
 	}
-	// The size can change while we read: read one byte past the limit.
-	b, err := io.ReadAll(io.LimitReader(f, MaxPageBytes+1))
-	if err != nil {
-		return nil, err
+	// The size can change while we read: read one byte past the limit,
+	// into a buffer of the size the file says it has (and the byte that
+	// tells it grew), so a page is read without growing and copying it.
+	b := make([]byte, 0, st.Size()+1)
+	for len(b) <= MaxPageBytes {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grown since the stat
+		}
+		n, err := f.Read(b[len(b):min(cap(b), MaxPageBytes+1)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if len(b) > MaxPageBytes {
 		return nil, tooBig(name, int64(len(b)))

@@ -126,11 +126,12 @@ func (l fragLink) position() sim.Pos {
 }
 
 // pageFigure is what a link needs to know of a figure: its scenario id,
+// its full id (FigureID, made once: every link to the page compares it),
 // last beat and knobs.
 type pageFigure struct {
-	id    string
-	last  int
-	knobs []KnobInfo
+	id, full string
+	last     int
+	knobs    []KnobInfo
 }
 
 // checkFragments checks each fragment against the page it points at and
@@ -164,7 +165,7 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 		// page named a. A short id names the figure with that scenario id.
 		var fig *pageFigure
 		for i, f := range figs[l.to] {
-			if name == FigureID(l.to.Slug, f.id) {
+			if name == f.full {
 				fig = &figs[l.to][i]
 				break
 			}
@@ -174,7 +175,7 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 				if name == f.id {
 					fig = &figs[l.to][i]
 					if !isBeat && hasHeadingID(l.to, name) {
-						fail("%s has both a heading and a figure with the id %q: write the figure's full id, %q, or the heading's", l.to.File, name, FigureID(l.to.Slug, f.id))
+						fail("%s has both a heading and a figure with the id %q: write the figure's full id, %q, or the heading's", l.to.File, name, f.full)
 						fig = nil
 						name = ""
 					}
@@ -183,7 +184,7 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 			}
 		}
 		if fig != nil {
-			name = FigureID(l.to.Slug, fig.id)
+			name = fig.full
 		}
 		if name == "" {
 			continue // reported as ambiguous

@@ -3,6 +3,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	stdhtml "html"
@@ -52,9 +53,14 @@ type Page struct {
 	// Headings lists the page's level-2 headings for its table of contents.
 	Headings []Heading
 
-	src     []byte
-	doc     ast.Node
-	figures []*figureNode
+	src []byte
+	// srcDigest is src's SHA-256 for the page's PageCache key, taken by
+	// the first build that needs it (pageKey) and kept with the page, so
+	// a save does not hash every unchanged page's source again; zero
+	// until then.
+	srcDigest [sha256.Size]byte
+	doc       ast.Node
+	figures   []*figureNode
 	// linkDests holds each link's destination as written, before
 	// resolveLinks and checkFragments rewrote it (resolveLinks).
 	linkDests map[*ast.Link][]byte

@@ -178,7 +178,13 @@ func pageKey(tmpl []byte, j *renderJob) string {
 	pg := j.page
 	if pg != nil {
 		writeField(h, pg.Path)
-		writeBytes(h, pg.src)
+		// The source by its digest: a page kept from the last build
+		// (getParsed) has it already. Only this page's job reads or
+		// sets it.
+		if pg.srcDigest == ([sha256.Size]byte{}) {
+			pg.srcDigest = sha256.Sum256(pg.src)
+		}
+		h.Write(pg.srcDigest[:])
 		for _, f := range pg.figures {
 			// The markup by its digest, taken when it was drawn.
 			if r := f.result; r != nil && r.HTML != nil && r.digest != ([sha256.Size]byte{}) && len(r.HTML) == len(f.HTML) {

@@ -255,7 +255,7 @@ func Generate(o Options) (*Site, error) {
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			if r := f.result; r.ScenarioID != "" {
-				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, last: r.Beats - 1, knobs: r.Knobs})
+				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, full: FigureID(pg.Slug, r.ScenarioID), last: r.Beats - 1, knobs: r.Knobs})
 			} else {
 				broken[pg] = true
 			}
