@@ -91,8 +91,8 @@ func TestSaveInOneSectionLeavesTheOther(t *testing.T) {
 	if strings.Join(r.Changed, " ") != strings.Join(want, " ") {
 		t.Errorf("changed pages %v, want %v", r.Changed, want)
 	}
-	if s.pages.Rendered != 4 || s.pages.Reused != 4 {
-		t.Errorf("%d pages rendered, %d reused; want 4 and 4 (section b's index and pages)", s.pages.Rendered, s.pages.Reused)
+	if s.pages.Rendered != 4 || s.pages.Reused != 6 {
+		t.Errorf("%d pages rendered, %d reused; want 4 and 6 (section b's index and pages, the home page, the playground)", s.pages.Rendered, s.pages.Reused)
 	}
 	for _, p := range []string{"b/index.html", "b/p1.html", "b/p2.html", "b/p3.html"} {
 		if !sameSlice(before[p], served(t, s)[p]) {

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash"
+	"html/template"
 	"io"
 	"io/fs"
 	"sync"
@@ -38,6 +40,10 @@ type PageCache struct {
 	// successful build and of this one, by content path: a page whose
 	// file and bytes are the same is not parsed again (getParsed).
 	lastParsed, nextParsed map[string]*keptParse
+	// lastNav and nextNav hold each section's navigation entries as
+	// drawn (navHTML), by navKey: a build that renders a page of a
+	// section whose navigation did not change draws none of it again.
+	lastNav, nextNav map[string]*navHTML
 	// Rendered and Reused count the pages of the last build that were
 	// rendered and taken from the cache, for tests and the log.
 	Rendered, Reused int
@@ -103,11 +109,37 @@ func (c *PageCache) putParsedLocked(p string, e *keptParse) {
 	c.nextParsed[p] = e
 }
 
+// getNav returns the navigation entries drawn under key by the last
+// build, and keeps them for the next.
+func (c *PageCache) getNav(key string) (*navHTML, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.lastNav[key]
+	if ok {
+		c.putNavLocked(key, n)
+	}
+	return n, ok
+}
+
+// putNav keeps navigation entries drawn by this build.
+func (c *PageCache) putNav(key string, n *navHTML) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.putNavLocked(key, n)
+}
+
+func (c *PageCache) putNavLocked(key string, n *navHTML) {
+	if c.nextNav == nil {
+		c.nextNav = map[string]*navHTML{}
+	}
+	c.nextNav[key] = n
+}
+
 // begin starts a build.
 func (c *PageCache) begin() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.next, c.nextParsed, c.Rendered, c.Reused = nil, nil, 0, 0
+	c.next, c.nextParsed, c.nextNav, c.Rendered, c.Reused = nil, nil, nil, 0, 0
 }
 
 // commit keeps this build's pages for the next one; a build that failed
@@ -117,6 +149,51 @@ func (c *PageCache) commit() {
 	defer c.mu.Unlock()
 	c.last, c.next = c.next, nil
 	c.lastParsed, c.nextParsed = c.nextParsed, nil
+	c.lastNav, c.nextNav = c.nextNav, nil
+}
+
+// navKey is the PageCache key of a section's navigation entries drawn
+// with the layout's "nav-item" template: the templates' digest and the
+// section's navigation (sectionNav.digest covers every field drawn).
+func navKey(tmpl []byte, sn *sectionNav) string {
+	h := sha256.New()
+	h.Write(tmpl)
+	writeField(h, "\x00nav")
+	h.Write(sn.digest)
+	return string(h.Sum(nil))
+}
+
+// renderWhole renders a page that is not a renderJob (the home page with
+// the template "index.html", the playground with "layout.html") from its
+// layout data d, or takes the bytes the same inputs rendered in the last
+// build from c (nil: always render). page is the content page whose
+// Markdown becomes Content, or nil; fill adds to d what its key stands
+// for but d does not hold yet — the navigation drawn with the layout's
+// own "nav-item" template (from d.Nav), the page's Content — before it is
+// executed. The key is pageKey's, over all of d (the navigation
+// included) and the template's name.
+func renderWhole(c *PageCache, tmplDigest []byte, t *template.Template, name string, d layoutData, page *Page, fill func(*layoutData) error) ([]byte, error) {
+	var key string
+	if c != nil {
+		if k := pageKey(tmplDigest, &renderJob{out: name, data: d, page: page}); k != "" {
+			key = k + "\x00" + name
+		}
+		if b, ok := c.get(key); ok && key != "" {
+			c.put(key, b)
+			return b, nil
+		}
+	}
+	if err := fill(&d); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, name, d); err != nil {
+		return nil, fmt.Errorf("templates: %s: %w", name, err)
+	}
+	if key != "" {
+		c.put(key, buf.Bytes())
+	}
+	return buf.Bytes(), nil
 }
 
 // templatesDigest hashes the layouts a page is rendered with.

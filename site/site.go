@@ -295,7 +295,14 @@ func Generate(o Options) (*Site, error) {
 	// is rendered on GOMAXPROCS workers (a template may be executed in
 	// parallel), each into its own slot; the first error in site order is
 	// the one returned.
+	var tmplDigest []byte
+	if o.Pages != nil {
+		if tmplDigest, err = templatesDigest(tfs); err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+	}
 	var jobs []renderJob
+	var navs []*sectionNav
 	for _, sec := range sections {
 		if sec != root {
 			jobs = append(jobs, nav.indexJob(sec))
@@ -304,6 +311,14 @@ func Generate(o Options) (*Site, error) {
 			continue
 		}
 		sn := nav.shared(sec)
+		if o.Pages != nil {
+			// A section's entries drawn by an earlier build with the
+			// same layout and the same navigation are taken as they are.
+			if h, ok := o.Pages.getNav(navKey(tmplDigest, sn)); ok {
+				sn.once.Do(func() { sn.html = h })
+			}
+			navs = append(navs, sn)
+		}
 		for i := range sec.Pages {
 			jobs = append(jobs, nav.pageJob(sec, sn, i))
 		}
@@ -314,12 +329,6 @@ func Generate(o Options) (*Site, error) {
 	release := o.Cache == nil && o.Pages == nil && !o.KeepRuns
 	rendered := make([]File, len(jobs))
 	rerrs := make([]error, len(jobs))
-	var tmplDigest []byte
-	if o.Pages != nil {
-		if tmplDigest, err = templatesDigest(tfs); err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
-		}
-	}
 	parallel(len(jobs), func(i int) {
 		j := &jobs[i]
 		var key string
@@ -375,8 +384,10 @@ func Generate(o Options) (*Site, error) {
 			return nil, err
 		}
 	}
-	if o.Pages != nil {
-		o.Pages.commit()
+	for _, sn := range navs {
+		if sn.html != nil {
+			o.Pages.putNav(navKey(tmplDigest, sn), sn.html)
+		}
 	}
 	s.Files = append(s.Files, rendered...)
 
@@ -385,15 +396,8 @@ func Generate(o Options) (*Site, error) {
 	hd := nav.base("index.html")
 	hd.Title, hd.Nav, hd.Sections = siteTitle, nav.pages(root, "index.html", -1), nav.list("index.html", root, true)
 	hd.Section = nav.sectionTitle(root)
-	if hd.NavItems, err = navItems(navItem, hd.Nav); err != nil {
-		return nil, err
-	}
 	if home != nil {
-		body, err := renderBody(md, home)
-		if err != nil {
-			return nil, err
-		}
-		hd.Content, hd.Summary, hd.HasFigures, hd.HasKnobs = body, home.Summary, len(home.figures) > 0, hasKnobs(home)
+		hd.Summary, hd.HasFigures, hd.HasKnobs = home.Summary, len(home.figures) > 0, hasKnobs(home)
 	}
 	switch {
 	case len(hd.Nav) > 0:
@@ -401,11 +405,20 @@ func Generate(o Options) (*Site, error) {
 	case len(sections) > 1:
 		hd.Next = &NavItem{Href: sections[1].Out(), Title: sections[1].Title}
 	}
-	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, "index.html", hd); err != nil {
-		return nil, fmt.Errorf("templates: index.html: %w", err)
+	index, err := renderWhole(o.Pages, tmplDigest, tmpl, "index.html", hd, home, func(d *layoutData) error {
+		var err error
+		if d.NavItems, err = navItems(navItem, d.Nav); err != nil {
+			return err
+		}
+		if home != nil {
+			d.Content, err = renderBody(md, home)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	s.Files = append(s.Files, File{Path: "index.html", Data: buf.Bytes()})
+	s.Files = append(s.Files, File{Path: "index.html", Data: index})
 
 	// The playground: one page running fences with the engine compiled
 	// to WebAssembly (package playground), in every site, at its root.
@@ -418,14 +431,18 @@ func Generate(o Options) (*Site, error) {
 	pd.Summary = "Edit a scenario and run it in the browser with the engine the guide is built with."
 	pd.Content, pd.HasFigures, pd.HasKnobs, pd.Playground = playground.Content(playground.Sample, reference), true, true, true
 	pd.Nav, pd.Sections, pd.Section = nav.pages(root, playground.PageFile, -1), nav.list(playground.PageFile, nil, false), nav.sectionTitle(root)
-	if pd.NavItems, err = navItems(navItem, pd.Nav); err != nil {
+	play, err := renderWhole(o.Pages, tmplDigest, tmpl, "layout.html", pd, nil, func(d *layoutData) error {
+		var err error
+		d.NavItems, err = navItems(navItem, d.Nav)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	var pbuf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&pbuf, "layout.html", pd); err != nil {
-		return nil, fmt.Errorf("templates: layout.html: %w", err)
+	s.Files = append(s.Files, File{Path: playground.PageFile, Data: play})
+	if o.Pages != nil {
+		o.Pages.commit()
 	}
-	s.Files = append(s.Files, File{Path: playground.PageFile, Data: pbuf.Bytes()})
 	for _, a := range playground.Assets() {
 		s.Files = append(s.Files, File{Path: AssetDir + "/" + a.Name, Data: a.Data})
 	}
