@@ -181,6 +181,9 @@ type memFile struct {
 	r    *bytes.Reader
 }
 
+// Bytes implements site.HeldFile: the kept bytes, never changed.
+func (m *memFile) Bytes() []byte { return m.f.data }
+
 func (m *memFile) Stat() (fs.FileInfo, error) { return memInfo{m}, nil }
 func (m *memFile) Read(b []byte) (int, error) { return m.r.Read(b) }
 func (m *memFile) Close() error               { return nil }

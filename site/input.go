@@ -70,6 +70,16 @@ func notRegular(name string) error {
 	return fmt.Errorf("%s is not a regular file (a pipe, device or folder); a page must be a file", name)
 }
 
+// HeldFile is an fs.File whose bytes are already in memory, whole and
+// never changed (serve's kept files): a build reads a page from one
+// without copying it (and reading it again gives the same slice, which
+// the PageCache recognises without comparing). Its Stat must give its
+// regular mode and its length.
+type HeldFile interface {
+	fs.File
+	Bytes() []byte
+}
+
 func readLimited(f fs.File, name string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
@@ -80,6 +90,11 @@ func readLimited(f fs.File, name string) ([]byte, error) {
 	}
 	if st.Size() > MaxPageBytes {
 		return nil, tooBig(name, st.Size())
+	}
+	// A file held in memory (serve keeps the files no save touched)
+	// hands over its bytes, which the build only reads, without a copy.
+	if h, ok := f.(HeldFile); ok {
+		return h.Bytes(), nil
 	}
 	// The size can change while we read: read one byte past the limit,
 	// into a buffer of the size the file says it has (and the byte that

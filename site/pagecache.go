@@ -88,7 +88,7 @@ func (c *PageCache) getParsed(p, file string, src []byte) (*Page, sim.ErrorList,
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lastParsed[p]
-	if !ok || e.file != file || !bytes.Equal(e.src, src) {
+	if !ok || e.file != file || !sameBytes(e.src, src) {
 		return nil, nil, false
 	}
 	c.putParsedLocked(p, e)
@@ -196,6 +196,15 @@ func renderWhole(c *PageCache, tmplDigest []byte, t *template.Template, name str
 	return buf.Bytes(), nil
 }
 
+// sameBytes reports whether a and b hold the same bytes, at once when
+// they are one slice (a page read again from a HeldFile).
+func sameBytes(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || bytes.Equal(a, b)
+}
+
 // templatesDigest hashes the layouts a page is rendered with.
 func templatesDigest(tfs fs.FS) ([]byte, error) {
 	h := sha256.New()
@@ -251,7 +260,7 @@ func pageKey(tmpl []byte, j *renderJob) string {
 	if err != nil {
 		return ""
 	}
-	writeField(h, string(d))
+	writeBytes(h, d)
 	pg := j.page
 	if pg != nil {
 		writeField(h, pg.Path)
