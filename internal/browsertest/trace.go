@@ -40,11 +40,21 @@ var traceCategories = []string{
 	"v8.execute", "blink.user_timing",
 }
 
+// InvalidationTracking is the trace category that records why the style
+// and layout passes had work: which class or attribute change invalidated
+// which elements, through which selector (StyleInvalidatorInvalidationTracking,
+// StyleRecalcInvalidationTracking, LayoutInvalidationTracking events). It
+// makes a trace slower; pass it to Trace only to find out where a pass's
+// work comes from.
+const InvalidationTracking = "disabled-by-default-devtools.timeline.invalidationTracking"
+
 // Trace records a Chrome trace of the tab in ctx while do runs, and returns
 // its events in the order Chromium sent them. do runs browser actions on
 // ctx as any test does. The trace is recorded in memory and delivered when
 // do returns, so keep what do does short (a few hundred key presses).
-func Trace(ctx context.Context, do func() error) ([]TraceEvent, error) {
+// extra names categories to record besides the usual ones (e.g.
+// InvalidationTracking).
+func Trace(ctx context.Context, do func() error, extra ...string) ([]TraceEvent, error) {
 	// Listen, unlike Events, keeps the order of the two event types:
 	// every bucket of data arrives before tracingComplete.
 	var mu sync.Mutex
@@ -70,7 +80,7 @@ func Trace(ctx context.Context, do func() error) ([]TraceEvent, error) {
 	err = chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, tracing.Start, tracing.StartParams{
 			TransferMode: tracing.StartTransferModeReportEvents,
-			TraceConfig:  &tracing.TraceConfig{IncludedCategories: traceCategories, ExcludedCategories: []string{"*"}},
+			TraceConfig:  &tracing.TraceConfig{IncludedCategories: append(traceCategories[:len(traceCategories):len(traceCategories)], extra...), ExcludedCategories: []string{"*"}},
 		})
 		return err
 	}))
