@@ -26,7 +26,8 @@ import (
 var (
 	shots     = flag.String("shots", "", "write browser screenshots of the test page into this folder")
 	shotIDs   = flag.String("shot-ids", "", "with -shots: only these figures (comma-separated ids, as safeID writes them)")
-	stepTrace = flag.String("steptrace", "", "with -bench BrowserStep: record one more round, one press a frame, as a Chrome trace into this file (chrome://tracing, Perfetto) and log where its time went")
+	stepTrace = flag.String("steptrace", "", "with -bench BrowserStep: record one more round, one press a frame, as a Chrome trace into this file (chrome://tracing, Perfetto) and log where its time went, press by press")
+	stepWhy   = flag.Bool("stepwhy", false, "with -steptrace: also record why the style and layout passes had work (DevTools' invalidation tracking, which slows the round) and log the class and attribute changes behind it")
 )
 
 // testPage serves a page with the given figures, figure.css, kf-words.js
@@ -498,7 +499,10 @@ func BenchmarkBrowserStep(b *testing.B) {
 		sort.Float64s(v)
 	}
 	if *stepTrace != "" {
-		traceRound(b, ctx, *stepTrace, heavy.name)
+		s := newScene(heavy.t)
+		u := unite(s)
+		_, tracks := u.encode(s.l.CellW, 0)
+		traceRound(b, ctx, *stepTrace, heavy.name, tracks, u.beats-1)
 	}
 	b.ReportMetric(all[len(all)/2], "ms-median")
 	b.ReportMetric(all[len(all)*99/100], "ms-p99")
@@ -515,13 +519,25 @@ func BenchmarkBrowserStep(b *testing.B) {
 // traceRound records one stepRound, one press a frame, as a Chrome trace
 // into file, and logs the renderer main thread's time per press by phase:
 // in all, and within the frame callbacks stepRound times (the key press,
-// its handler and the style and layout its offsetHeight forces).
-func traceRound(b testing.TB, ctx context.Context, file, name string) {
+// its handler and the style and layout its offsetHeight forces). Then,
+// press by press (tracks are the figure's, last its last beat): the beat
+// it shows, how many tracks change there by field (patch.go names them),
+// how many elements its style pass recalculated and how many layout
+// objects its layout pass laid out, and its processor time, the slowest
+// presses first. With -stepwhy it records invalidation tracking too and
+// logs, for the three slowest presses, the class and attribute changes
+// that made style work and the elements they invalidated, and why layout
+// objects needed layout.
+func traceRound(b testing.TB, ctx context.Context, file, name string, tracks [][]any, last int) {
 	var presses int
+	var extra []string
+	if *stepWhy {
+		extra = append(extra, browsertest.InvalidationTracking)
+	}
 	events, err := browsertest.Trace(ctx, func() error {
 		presses = len(stepRound(b, ctx, 0))
 		return nil
-	})
+	}, extra...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -535,6 +551,182 @@ func traceRound(b testing.TB, ctx context.Context, file, name string) {
 	b.Logf("%s, traced (%d presses, %d events, %s): main thread processor time per press, in the timed part: %s; in the whole frame: %s", name, presses, len(events), file,
 		browsertest.FormatBreakdown(browsertest.Breakdown(events, "FireAnimationFrame", browsertest.CPU), presses),
 		browsertest.FormatBreakdown(browsertest.Breakdown(events, "", browsertest.CPU), presses))
+
+	// The beat each press of stepRound shows, and the beat whose changes
+	// it applies (a step applies the changes at the later of its two
+	// beats; the first press, Home, changes nothing).
+	works := pressWorks(events)
+	if len(works) != presses {
+		b.Logf("per press: %d frame callbacks in the trace for %d presses; not broken down", len(works), presses)
+		return
+	}
+	changes := map[int]map[string]int{} // beat → field → tracks changing there
+	for _, tr := range tracks {
+		at := 0
+		for i := 3; i+1 < len(tr); i += 2 {
+			at += tr[i].(int)
+			if changes[at] == nil {
+				changes[at] = map[string]int{}
+			}
+			changes[at][tr[1].(string)]++
+		}
+	}
+	type press struct {
+		pressWork
+		i, beat int
+		fields  string
+	}
+	var ps []press
+	var elements, dirty int
+	for i, w := range works {
+		p := press{pressWork: w, i: i}
+		switch {
+		case i == 0:
+			p.fields = "none (Home)"
+		case i <= last:
+			p.beat = i
+			p.fields = fieldCounts(changes[i])
+		default:
+			p.beat = 2*last - i
+			p.fields = fieldCounts(changes[p.beat+1])
+		}
+		ps = append(ps, p)
+		elements += w.elements
+		dirty += w.dirty
+	}
+	b.Logf("per press: %.0f elements restyled, %.0f layout objects laid out, on average", float64(elements)/float64(len(ps)), float64(dirty)/float64(len(ps)))
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].cpu > ps[j].cpu })
+	var lines []string
+	for k, p := range ps {
+		line := fmt.Sprintf("press %d (to beat %d): %.2f ms, %d elements restyled, %d layout objects; tracks changing: %s", p.i, p.beat, p.cpu, p.elements, p.dirty, p.fields)
+		if k < 3 && *stepWhy { // the three slowest
+			line += "\n\t" + strings.Join(p.why, "\n\t")
+		}
+		lines = append(lines, line)
+	}
+	b.Logf("presses, slowest first (processor time of the frame callback):\n%s", strings.Join(lines, "\n"))
+}
+
+// fieldCounts writes how many tracks change, by field: "c 31, 0 7, v 4".
+func fieldCounts(byField map[string]int) string {
+	var fields []string
+	for f := range byField {
+		fields = append(fields, f)
+	}
+	sort.Slice(fields, func(i, j int) bool {
+		if byField[fields[i]] != byField[fields[j]] {
+			return byField[fields[i]] > byField[fields[j]]
+		}
+		return fields[i] < fields[j]
+	})
+	var parts []string
+	for _, f := range fields {
+		parts = append(parts, fmt.Sprintf("%s %d", f, byField[f]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pressWork is what one timed press cost the renderer's main thread: the
+// processor time of its animation frame callback (FireAnimationFrame: the
+// key press, its handler, and the style and layout passes its offsetHeight
+// forces) and what those passes touched.
+type pressWork struct {
+	cpu      float64  // milliseconds
+	elements int      // elements restyled (UpdateLayoutTree's elementCount)
+	dirty    int      // layout objects laid out (Layout's dirtyObjects)
+	why      []string // with invalidation tracking: what invalidated them, with counts
+}
+
+// pressWorks reads each frame callback of a trace, in order, with the
+// style and layout passes inside it. Invalidation tracking events (when
+// recorded) are instants, and go to the frame callback they fall in.
+func pressWorks(events []browsertest.TraceEvent) []pressWork {
+	type span struct{ start, end float64 }
+	var frames []span
+	var out []pressWork
+	var tid int64
+	for _, e := range events {
+		if e.Name == "FireAnimationFrame" && e.Ph == "X" {
+			frames = append(frames, span{e.Ts, e.Ts + e.Dur})
+			out = append(out, pressWork{cpu: e.Tdur / 1000})
+			tid = e.Tid
+		}
+	}
+	whys := make([]map[string]int, len(frames))
+	for _, e := range events {
+		if e.Tid != tid {
+			continue
+		}
+		k := sort.Search(len(frames), func(k int) bool { return frames[k].end >= e.Ts }) // the first frame not over by e
+		if k == len(frames) || e.Ts < frames[k].start {
+			continue
+		}
+		var args struct {
+			ElementCount int `json:"elementCount"`
+			BeginData    struct {
+				DirtyObjects int `json:"dirtyObjects"`
+			} `json:"beginData"`
+			Data struct {
+				ChangedClass     string `json:"changedClass"`
+				ChangedAttribute string `json:"changedAttribute"`
+				Reason           string `json:"reason"`
+				NodeName         string `json:"nodeName"`
+				InvalidationList []struct {
+					TagNames []string `json:"tagNames"`
+					Classes  []string `json:"classes"`
+				} `json:"invalidationList"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(e.Args, &args) != nil {
+			continue
+		}
+		d := args.Data
+		node, _, _ := strings.Cut(d.NodeName, " ") // the element's tag
+		why := ""
+		switch e.Name {
+		case "UpdateLayoutTree":
+			out[k].elements += args.ElementCount
+		case "Layout":
+			out[k].dirty += args.BeginData.DirtyObjects
+		case "ScheduleStyleInvalidationTracking":
+			why = "change of " + d.ChangedClass + d.ChangedAttribute
+		case "StyleInvalidatorInvalidationTracking":
+			var sets []string
+			for _, l := range d.InvalidationList {
+				sets = append(sets, strings.Join(append(l.TagNames, l.Classes...), " "))
+			}
+			why = "style of " + node + ": " + d.Reason + " " + strings.Join(sets, "; ")
+		case "StyleRecalcInvalidationTracking":
+			why = "restyle of " + node + ": " + d.Reason
+		case "LayoutInvalidationTracking":
+			why = "layout of " + node + ": " + d.Reason
+		}
+		if why != "" {
+			if whys[k] == nil {
+				whys[k] = map[string]int{}
+			}
+			whys[k][why]++
+		}
+	}
+	for k, w := range whys {
+		var reasons []string
+		for why := range w {
+			reasons = append(reasons, why)
+		}
+		sort.Slice(reasons, func(i, j int) bool {
+			if w[reasons[i]] != w[reasons[j]] {
+				return w[reasons[i]] > w[reasons[j]]
+			}
+			return reasons[i] < reasons[j]
+		})
+		for _, why := range reasons {
+			out[k].why = append(out[k].why, fmt.Sprintf("%3d× %s", w[why], why))
+		}
+	}
+	return out
 }
 
 // stepRound presses Home, then → to the last beat and ← back to the
