@@ -128,7 +128,9 @@ func eval[T any](t testing.TB, ctx context.Context, expr string) T {
 }
 
 // figState reads what a figure shows: its counter, caption, scrubber and
-// every mark's class, position and texts.
+// every mark's class, position and texts. A mark's position is its CSS
+// transform once the stepper has moved it (which overrides its transform
+// attribute, left as the poster drew it), else that attribute.
 type figState struct {
 	At      string   `json:"at"`
 	Caption string   `json:"caption"`
@@ -143,7 +145,8 @@ func readFig(t testing.TB, ctx context.Context, id string) figState {
 		scrub:f.querySelector('.kf-scrub').value,
 		marks:Array.from(f.querySelectorAll('.kf-svg > g')).map(function(g){
 			var r=g.querySelector('rect');
-			return g.getAttribute('class')+'|'+g.getAttribute('transform')+'|'+(r?r.getAttribute('width'):'')+'|'+g.querySelector('title').textContent+'|'+
+			var moved=g.style.transform.match(/-?[\d.]+/g);
+			return g.getAttribute('class')+'|'+(moved?'translate('+moved.join(',')+')':g.getAttribute('transform'))+'|'+(r?r.getAttribute('width'):'')+'|'+g.querySelector('title').textContent+'|'+
 			Array.from(g.querySelectorAll('text')).map(function(x){return x.textContent}).join('|')})}})()`)
 }
 

@@ -32,6 +32,14 @@
     return s.replace(/~([^])/g, (_, c) => c === '~' ? '~' : words.w[words.a.indexOf(c)]);
   }
 
+  // setText writes the text of el by changing its text node in place: a
+  // node replaced (textContent) is taken out of the layout tree and put
+  // back, styled afresh, at every step.
+  function setText(el, s) {
+    if (el.firstChild) el.firstChild.data = s;
+    else el.textContent = s;
+  }
+
   // A track is one field of one mark over the beats: its value at beat 0
   // and each later change. valueAt finds the value at beat b.
   function valueAt(track, b) {
@@ -99,16 +107,17 @@
     function setField(track, v) {
       const g = track.g;
       switch (track.field) {
-        case 't': g.firstChild.textContent = decodeTitle(v); break;
+        case 't': setText(g.firstChild, decodeTitle(v)); break;
         case 'c': g.setAttribute('class', track.fixedClasses + ' ' + v); break;
-        case 'n': g.querySelector('rect').setAttribute('width', v * track.offsetWidth); break;
-        case '0': case '1': case '2': track.texts[track.field].textContent = v; break;
+        case 'n': g.querySelector('rect').setAttribute('width', v * track.offsetWidth); break; // a veil
+        case '0': case '1': case '2': setText(track.texts[track.field], v); break;
         default: { // 'p', 'o', 'v': a position
           const p = track.position(v);
-          g.setAttribute('transform', `translate(${p})`);
-          // The CSS transform is what slides (figure.css transitions it).
+          // Only as a CSS transform, which overrides the poster's transform
+          // attribute (left as the poster drew it: changing it too would
+          // restyle the mark twice) and slides (figure.css transitions it).
           g.style.transform = `translate(${p[0]}px,${p[1]}px)`;
-          if (track.field === 'v') track.texts[0].textContent = track.prefix + v;
+          if (track.field === 'v') setText(track.texts[0], track.prefix + v);
         }
       }
       track.now = v;
@@ -183,7 +192,11 @@
       if (b !== beat) apply(b, beat);
       beat = b;
       markChanges(b);
-      counter.textContent = 'beat ' + (counterText.value = b + ' / ' + last);
+      // The output's text node, not its value: the value setter replaces
+      // the node, which took 0.28 ms a step (the text node 0.05 ms).
+      const at = b + ' / ' + last;
+      setText(counterText, at);
+      setText(counter, 'beat ' + at);
       scrubber.value = b;
       showCaption(b);
       if (focused >= 0) explain(marks[focused].matches('.kf-gone') ? -1 : focused);
