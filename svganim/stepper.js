@@ -108,7 +108,8 @@
       const g = track.g;
       switch (track.field) {
         case 't': setText(g.firstChild, decodeTitle(v)); break;
-        case 'c': g.setAttribute('class', track.fixedClasses + ' ' + v); break;
+        case 'c': // a ringed mark keeps its ring (markChanges)
+          g.setAttribute('class', track.fixedClasses + ' ' + v + (ringed.has(g) ? ' kf-new' : '')); break;
         case 'n': g.querySelector('rect').setAttribute('width', v * track.offsetWidth); break; // a veil
         case '0': case '1': case '2': setText(track.texts[track.field], v); break;
         default: { // 'p', 'o', 'v': a position
@@ -138,16 +139,31 @@
 
     // Marks that look different from the beat before carry kf-new (a
     // ring): those whose tracks change at b, but not for a title alone,
-    // nor the veil or the wire.
-    let ringed = [...root.querySelectorAll('.kf-new')];
-    function markChanges(b) {
-      for (const g of ringed) g.classList.remove('kf-new');
-      ringed = [];
-      for (const track of changesAt[b] || []) {
-        const g = track.g;
-        if (track.field !== 't' && !g.matches('.sv,.sw,.sa,.kf-gone')) ringed.push(g);
+    // nor the veil or the wire, nor a mark absent at b. Each beat's set is
+    // worked out once, and a step changes the class of only the marks
+    // that ring at one of the two beats and not at the other: every class
+    // change restyles the mark and its texts, and a ring's heavier type
+    // and lines lay them out again.
+    const classTrack = new Map(); // mark → its "c" track
+    for (const track of tracks) if (track.field === 'c') classTrack.set(track.g, track);
+    const goneAt = (g, b) => classTrack.has(g)
+      ? valueAt(classTrack.get(g), b).split(' ').includes('kf-gone') : g.classList.contains('kf-gone');
+    const ringsAt = [];
+    function ringsOf(b) {
+      if (!ringsAt[b]) {
+        ringsAt[b] = new Set();
+        for (const { g, field } of changesAt[b] || []) {
+          if (field !== 't' && !g.matches('.sv,.sw,.sa') && !goneAt(g, b)) ringsAt[b].add(g);
+        }
       }
-      for (const g of ringed) g.classList.add('kf-new');
+      return ringsAt[b];
+    }
+    let ringed = new Set(root.querySelectorAll('.kf-new'));
+    function markChanges(b) {
+      const next = ringsOf(b);
+      for (const g of ringed) if (!next.has(g)) g.classList.remove('kf-new');
+      for (const g of next) if (!ringed.has(g)) g.classList.add('kf-new');
+      ringed = next;
     }
 
     // A beat's caption is its storyboard item after its number, with the
