@@ -2,6 +2,7 @@ package svganim
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
 )
@@ -254,5 +256,47 @@ func TestBrowserCompare(t *testing.T) {
 	for beat := last - 1; beat >= last-3; beat-- {
 		run(t, ctx, chromedp.Click(`#pair [data-a=back]`))
 		check(beat)
+	}
+}
+
+// TestGuidePairsSideBySide: every side-by-side figure of the guide is laid
+// out narrow enough to sit side by side on a 1280 px desktop (no kf-stack),
+// because the prose around each calls its panels "left" and "right". The
+// split-brain pair on the Brokers page stacked (456 units a panel: the
+// NOT_LEADER_OR_FOLLOWER token in bold, and a producer rail allowed past
+// its gutter) under prose that says "Left, acks=1; right, acks=all".
+func TestGuidePairsSideBySide(t *testing.T) {
+	pages, err := fs.Glob(content.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	for _, p := range pages {
+		b, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range fences(string(b)) {
+			base, variant, errs := scenario.ParseCompare([]byte(f))
+			if errs != nil {
+				t.Fatalf("%s fence %d: %v", p, i+1, errs)
+			}
+			if variant == nil {
+				continue
+			}
+			pairs++
+			id := safeID(strings.TrimSuffix(p, ".md") + "#" + itoa(i+1))
+			fig, err := FigureCompare(sim.Run(base), sim.Run(variant), Options{ID: id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(fig), "kf-stack") {
+				w := regexp.MustCompile(`viewBox="0 0 (\d+) `).FindSubmatch(fig)
+				t.Errorf("%s fence %d: its panels stack at every width (%s units each, %d together at most side by side)", p, i+1, w[1], sideBySideMax)
+			}
+		}
+	}
+	if pairs < 5 {
+		t.Fatalf("found %d side-by-side figures in the guide", pairs)
 	}
 }

@@ -487,6 +487,16 @@ func NewLayout(tp Topology) Layout {
 			right = max(right, pad+memberLabelW+len(g.Partitions)*(chipMinW+chipGap)+busyW+chipGap+4+gutterW)
 		}
 	}
+	// The zones wrap where the picture's inner edge will be: right, less
+	// the gap that right counts after the gutter's last column, and less
+	// the 4 units the rail keeps right of its last zone. Wrapping at right
+	// itself let the rail widen the picture by up to 12 units past its
+	// gutter, which put the split-brain pair (456 units a panel) past what
+	// sits side by side at 1280 px (sideBySideMax).
+	railLimit := right - 4
+	if gutterW > 0 && right > maxWidth-pad {
+		railLimit -= wireGap
+	}
 
 	// The producer band: a header line ("producer" and the beat counter),
 	// then its zones, left to right, wrapping.
@@ -508,7 +518,7 @@ func NewLayout(tp Topology) Layout {
 		if lw := textW(s.Stage, false); w < lw {
 			w = lw
 		}
-		if zx+w > right && zx > pad+rowIndent+4 {
+		if zx+w > railLimit && zx > pad+rowIndent+4 {
 			zx, zy = pad+rowIndent+4, zy+zoneLabelH+cardH+6
 		}
 		z := Zone{Stage: s.Stage, Slots: slots, Box: Box{X: zx, Y: zy, W: w, H: zoneLabelH + cardH}}

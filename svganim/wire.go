@@ -48,10 +48,12 @@ const (
 	wireGap   = 8  // between two columns, and between the logs and the first
 )
 
-// tokenW is the width of a token holding text in 12-unit type, bold for a
-// refusal (figure.css): the text's width by the layout's one measure
-// (textW) and 4 units either side.
-func tokenW(text string, bold bool) int { return 8 + textW(text, bold) }
+// tokenW is the width of a token holding text in 12-unit regular type
+// (figure.css; a refusal is told by its red dashed pill and its ✗, not by
+// weight, so that the longest error code, NOT_LEADER_OR_FOLLOWER, leaves a
+// side-by-side pair its room at 1280 px): the text's width by the
+// layout's one measure (textW) and 4 units either side.
+func tokenW(text string) int { return 8 + textW(text, false) }
 
 // wireText returns what message m's token says, without its arrow glyph,
 // and whether the message is a refusal (an error code).
@@ -134,8 +136,8 @@ func wireTopology(t *sim.Trace, groups []GroupShape) []WireShape {
 			if !refused {
 				txt = "↓ " + txt
 			}
-			if n, ok := longest[ch]; !ok || tokenW(txt, refused) > n {
-				longest[ch] = tokenW(txt, refused)
+			if n, ok := longest[ch]; !ok || tokenW(txt) > n {
+				longest[ch] = tokenW(txt)
 			}
 		}
 	}
@@ -411,7 +413,7 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		// The pill is as wide as the widest text its mark ever holds (a
 		// mark keeps its size; tokenWidths), the column as its widest pill.
 		id := "wt-" + pair + "-" + itoa(k)
-		tw := tokenW(arrow+txt, refused)
+		tw := tokenW(arrow + txt)
 		if s.tokenWide != nil {
 			tw = s.tokenWide[id]
 		}
