@@ -35,7 +35,7 @@ const measureType = `(function(f){
 	key('Home');
 	for(var b=0;b<=last;b++){
 		f.querySelectorAll('.kf-svg text').forEach(function(x){
-			if(!x.textContent.trim() || !x.checkVisibility({visibilityProperty:true})) return;
+			if(!x.textContent.trim() || x.closest('.kf-gone') || !x.checkVisibility({visibilityProperty:true})) return;
 			var m=x.getScreenCTM(); if(!m) return;
 			var px=parseFloat(getComputedStyle(x).fontSize)*Math.hypot(m.a,m.b);
 			if(px<best.Px){ best={Px:px, Beat:b, Text:x.textContent, Mark:x.closest('g.m').getAttribute('class')}; }
