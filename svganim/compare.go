@@ -96,7 +96,7 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 		ti, tr := u.encode(s.l.CellW, offset)
 		titles, tracks = append(titles, ti...), append(tracks, tr...)
 		offset += len(u.marks)
-		for _, k := range s.keys {
+		for _, k := range s.legendKeys() {
 			if !seen[k] {
 				seen[k] = true
 				d.Keys = append(d.Keys, k)

@@ -145,7 +145,7 @@ func Draw(t *sim.Trace, o Options) (*Drawn, error) {
 	d.SVG = buf.String()
 	d.Tracks = figureJSON(u.encode(s.l.CellW, 0))
 	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat "+itoa(poster)+" — ", true)
-	d.Keys = append(d.Keys, s.keys...)
+	d.Keys = append(d.Keys, s.legendKeys()...)
 	return &Drawn{d: d}, nil
 }
 

@@ -3,8 +3,10 @@ package svganim
 import (
 	"bytes"
 	"encoding/xml"
+	"html"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,4 +162,57 @@ func TestRingsOnStateMarksOnly(t *testing.T) {
 	if state == 0 || wired == 0 {
 		t.Errorf("the guide's frames ring %d state marks and draw %d message tokens; want both above 0", state, wired)
 	}
+}
+
+// TestLegendListsUsedKeys: on every figure the tests draw, the legend has
+// a button for each key some record carries, and for no other. The
+// reference page's fence gives no keys: and two records, and its legend
+// offered "orange" (the third default key), which nothing in the picture
+// ever shows.
+func TestLegendListsUsedKeys(t *testing.T) {
+	button := regexp.MustCompile(`<button type="button" class="kf-key k(\d+)" data-k="\d+" aria-pressed="false"[^>]*><span class="kf-sw">[^<]*</span> ([^<]*)</button>`)
+	unused := 0
+	for _, nt := range allTraces(t) {
+		fig := mustFigure(t, nt.t, safeID(nt.name))
+		var got []string
+		for _, m := range button.FindAllSubmatch(fig, -1) {
+			got = append(got, html.UnescapeString(string(m[2])))
+		}
+		var want []string
+		seen := map[string]bool{}
+		for _, r := range nt.t.Records {
+			seen[r.Key] = true
+		}
+		var all []string
+		for _, k := range append(append([]string(nil), nt.t.Keys...), recordKeys(nt.t)...) {
+			if !slices.Contains(all, k) {
+				all = append(all, k)
+			}
+		}
+		for _, k := range KeyStyles(all) {
+			if seen[k.Key] {
+				want = append(want, k.Short)
+			}
+		}
+		for _, k := range nt.t.Keys {
+			if !seen[k] {
+				unused++
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the legend lists %q, want the keys its records carry, %q", nt.name, got, want)
+		}
+	}
+	if unused == 0 {
+		t.Fatal("no figure's producer lists a key no record carries: the test checks nothing it could fail on")
+	}
+}
+
+// recordKeys is every record's key, in record order.
+func recordKeys(tr *sim.Trace) []string {
+	var out []string
+	for _, r := range tr.Records {
+		out = append(out, r.Key)
+	}
+	return out
 }

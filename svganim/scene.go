@@ -258,6 +258,25 @@ func newSceneIn(t *sim.Trace, l Layout) *scene {
 	return s
 }
 
+// legendKeys is the legend's keys: those of s.keys that some record of
+// the trace carries, in s.keys order. The producer's key list defaults to
+// three keys (sim.DefaultKeys), so a fence of two records without keys:
+// would list a third that no mark in the picture ever shows; the slots
+// (colours) stay those KeyStyles gave the whole list.
+func (s *scene) legendKeys() []KeyStyle {
+	used := map[string]bool{}
+	for _, r := range s.t.Records {
+		used[r.Key] = true
+	}
+	var out []KeyStyle
+	for _, k := range s.keys {
+		if used[k.Key] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // keyClass is the class list that colours a record's marks by its key,
 // plus "kf-k" so that key isolation can dim every keyed mark.
 func (s *scene) keyClass(rec int) string {
