@@ -45,7 +45,11 @@
       const rows = [...table?.tBodies[0].rows || []], per = rows.length / +fig.dataset.kn;
       rows.forEach((row, r) => row.classList.toggle('kf-on', (r / per | 0) === i));
       const named = table?.caption?.querySelector('span');
-      if (named) named.textContent = choice.map((v, k) => names[k] + '=' + values[k][v]).join(', ');
+      // The caption's text node changes in place (a node replaced leaves
+      // and re-enters the layout tree).
+      const text = choice.map((v, k) => names[k] + '=' + values[k][v]).join(', ');
+      if (named?.firstChild) named.firstChild.data = text;
+      else if (named) named.textContent = text;
     }
 
     function select(i, b) {
