@@ -141,9 +141,11 @@ func (e *engine) electLeader(p *partition, cause int, why string) {
 // changeLeader installs nb (0 for none) as p's leader with a new epoch.
 // Every follower's fetch session restarts, parked requests are dropped
 // (their producer sees U), and the producer's unanswered requests for p
-// settle U; then the new leader takes over (becomeLeader) and every
-// acknowledged record its log lacks settles L.
+// settle U; a share group's records acquired at the old leader are
+// available again (reloadShareState); then the new leader takes over
+// (becomeLeader) and every acknowledged record its log lacks settles L.
 func (e *engine) changeLeader(p *partition, nb, cause int, why string) {
+	moved := p.leader != nb
 	e.maybeDepose(p)
 	p.epoch++
 	p.partitionEpoch++
@@ -156,10 +158,16 @@ func (e *engine) changeLeader(p *partition, nb, cause int, why string) {
 		p.leader = 0
 		e.emit(Event{Kind: KindOffline, Partition: p.id, LeaderEpoch: p.epoch, Cause: cause, ISR: p.isr})
 		e.prod.onLeaderChange(e, p)
+		if moved {
+			e.reloadShareState(p)
+		}
 		return
 	}
 	e.emit(Event{Kind: KindLeader, Partition: p.id, Broker: nb, LeaderEpoch: p.epoch, Cause: cause, Reason: why})
 	e.prod.onLeaderChange(e, p)
+	if moved {
+		e.reloadShareState(p)
+	}
 	e.becomeLeader(p, nb)
 	e.prod.onNewLeaderLog(e, p)
 	e.maybeIncrementLeaderHW(p, Event{Reason: ReasonNewLeaderAlone})

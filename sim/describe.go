@@ -347,6 +347,8 @@ func shareReleaseWords(e Event) string {
 		return "released: " + e.Member + " left the group and its share session closed, giving the delivery count back"
 	case ReasonFenced:
 		return "released: " + e.Member + " was fenced"
+	case ReasonLeaderChange:
+		return "acquired by " + e.Member + " at the old leader: the new leader loads the share coordinator's state, which never records an acquisition"
 	}
 	return e.Reason
 }

@@ -462,7 +462,7 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindShareProcessed, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fAcknowledgeType)},
 	{kind: KindShareAccept, fields: fs(fGroup, fMember, fPartition, fOffset, fRecord, fDeliveryCount)},
 	{kind: KindShareAvailable, fields: fs(fGroup, fPartition, fOffset, fRecord, fDeliveryCount, fReason, fMember),
-		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonLeft, ReasonFenced}},
+		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonLeft, ReasonFenced, ReasonLeaderChange}},
 	{kind: KindShareArchive, fields: fs(fGroup, fPartition, fOffset, fRecord, fDeliveryCount, fReason, fMember),
 		reasons: []string{ReasonLockExpired, ReasonReleased, ReasonRejected, ReasonFenced}},
 	{kind: KindShareRefused, fields: fs(fGroup, fMember, fPartition, fOffset, fAcknowledgeType, fErrorCode),

@@ -116,7 +116,8 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 // within 0..group.share.delivery.count.limit (at least 1 while acquired),
 // rise only by one, with an acquisition, and fall only by one, when a
 // leaving member's share session closes and gives the count back (Kafka
-// 4.1); acknowledged and archived are terminal; SPSO never
+// 4.1) or a new leader loads the state, where the acquisition was never
+// written; acknowledged and archived are terminal; SPSO never
 // falls; every record below SPSO is listed finished; nothing at or above
 // the high watermark is ever acquired; a start by
 // share.auto.offset.reset=latest is at most the high watermark and never
@@ -147,7 +148,7 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 			if ev.Kind == KindShareStart && ev.AutoOffsetReset == "latest" {
 				checkLatestStart(b, ev.Partition, ev.Offset, "group "+ev.Group, bad)
 			}
-			if ev.Kind == KindShareAvailable && ev.Reason == ReasonLeft {
+			if ev.Kind == KindShareAvailable && (ev.Reason == ReasonLeft || ev.Reason == ReasonLeaderChange) {
 				givenBack[recKey{key{ev.Group, ev.Partition}, ev.Offset}] = true
 			}
 		}

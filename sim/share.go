@@ -10,9 +10,13 @@ import "strconv"
 // guide's Share group, Acquisition lock and Delivery count pages:
 //
 //   - Share-partition state (SPSO, in-flight records, their states, delivery
-//     counts and locks) belongs to the group and survives leader changes,
-//     as Kafka's share coordinator persists it; fetches and
-//     acknowledgements go to the partition's current leader.
+//     counts and locks) lives at the partition's leader, which writes each
+//     acknowledgement, release and lock expiry to the share coordinator but
+//     no acquisition (SharePartition.writeShareGroupState). When the leader
+//     changes, the new one starts from the written state: records acquired
+//     at the old leader are available again at once, with the delivery
+//     count last written (reloadShareState). Fetches and acknowledgements
+//     go to the partition's current leader.
 //   - A member fetches each partition it is assigned with at most one
 //     ShareFetch outstanding. The leader parks a fetch until it can acquire
 //     something (Kafka's fetch waits fetch.max.wait and the client asks

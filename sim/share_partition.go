@@ -25,9 +25,15 @@ type sharePartition struct {
 
 // inflight is one in-flight record (InFlightState).
 type inflight struct {
-	record   int
-	state    string
-	count    int
+	record int
+	state  string
+	count  int
+	// saved is the delivery count the share coordinator holds for the
+	// record: the count at its last change of state other than an
+	// acquisition (the leader writes the state on acknowledgement, release
+	// and lock expiry, SharePartition.writeShareGroupState, never on
+	// acquire), 0 until then. A new leader starts from it (reloadShareState).
+	saved    int
 	member   string
 	lockEnd  int // the beat the lock expires
 	finisher string
@@ -103,6 +109,7 @@ func (e *engine) releaseRecord(g *shareGroup, sp *sharePartition, off int64, r *
 	if r.count >= g.cfg.DeliveryCountLimit {
 		kind, r.state = KindShareArchive, ShareArchived
 	}
+	r.saved = r.count
 	e.emit(Event{Kind: kind, Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
 		DeliveryCount: r.count, Reason: why, Member: member})
 }
@@ -115,8 +122,38 @@ func (e *engine) releaseRecord(g *shareGroup, sp *sharePartition, off int64, r *
 func (e *engine) releaseOnClose(g *shareGroup, sp *sharePartition, off int64, r *inflight, member string) {
 	r.member, r.lockEnd, r.state = "", 0, ShareAvailable
 	r.count--
+	r.saved = r.count
 	e.emit(Event{Kind: KindShareAvailable, Partition: sp.id, Group: g.cfg.ID, Offset: off, Record: r.record,
 		DeliveryCount: r.count, Reason: ReasonLeft, Member: member})
+}
+
+// reloadShareState is what every share group's state for partition p
+// becomes when p's leader changes (or p goes offline): the old leader's
+// share-partition state lived in its memory, and the new leader loads the
+// one the share coordinator holds (SharePartition.maybeInitialize reads it
+// with ReadShareGroupState). That state has every acknowledgement, release
+// and lock expiry, and the start offset, but no acquisition: a record that
+// was acquired is available again at once, its lock gone, with the
+// delivery count saved at its last written change (0 for a record never
+// released), so the delivery that was under way is not counted (KIP-932
+// calls the delivery count approximate for this reason). Its member's
+// acknowledgement, if it comes, is refused (INVALID_RECORD_STATE).
+func (e *engine) reloadShareState(p *partition) {
+	for _, g := range e.groups.share.groups {
+		if p.id >= len(g.parts) || !g.parts[p.id].started {
+			continue
+		}
+		sp := g.parts[p.id]
+		for i, r := range sp.window {
+			if r.state != ShareAcquired {
+				continue
+			}
+			member := r.member
+			r.state, r.member, r.lockEnd, r.count = ShareAvailable, "", 0, r.saved
+			e.emit(Event{Kind: KindShareAvailable, Partition: sp.id, Group: g.cfg.ID, Offset: sp.spso + int64(i), Record: r.record,
+				DeliveryCount: r.count, Reason: ReasonLeaderChange, Member: member})
+		}
+	}
 }
 
 // expireLocks releases every record of sp whose acquisition lock ran out
@@ -203,13 +240,13 @@ func (e *engine) applyShareAck(g *shareGroup, sp *sharePartition, mem *shareMemb
 	}
 	switch a.typ {
 	case ackAccept:
-		r.state, r.member, r.lockEnd, r.finisher = ShareAcknowledged, "", 0, mem.name
+		r.state, r.member, r.lockEnd, r.finisher, r.saved = ShareAcknowledged, "", 0, mem.name, r.count
 		e.emit(Event{Kind: KindShareAccept, Partition: sp.id, Group: g.cfg.ID, Member: mem.name, Offset: a.offset,
 			Record: r.record, DeliveryCount: r.count})
 	case ackRelease:
 		e.releaseRecord(g, sp, a.offset, r, ReasonReleased, mem.name)
 	case ackReject:
-		r.state, r.member, r.lockEnd = ShareArchived, "", 0
+		r.state, r.member, r.lockEnd, r.saved = ShareArchived, "", 0, r.count
 		e.emit(Event{Kind: KindShareArchive, Partition: sp.id, Group: g.cfg.ID, Offset: a.offset, Record: r.record,
 			DeliveryCount: r.count, Reason: ReasonRejected, Member: mem.name})
 	}
