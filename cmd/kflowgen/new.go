@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -90,7 +91,26 @@ func runNew(dir string, stdout io.Writer) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	arg := shellQuote(filepath.ToSlash(dir))
 	fmt.Fprintf(stdout, "wrote %s\nbuild it with: kflowgen build --content %s\nedit it with live reload: kflowgen serve --content %s\n",
-		filepath.ToSlash(page), filepath.ToSlash(dir), filepath.ToSlash(dir))
+		filepath.ToSlash(page), arg, arg)
 	return nil
+}
+
+// shellQuote writes s so that a POSIX shell reads it back as one word: as
+// it is when it holds only letters, digits and "_./-+:,=@%", else in single
+// quotes (a quote inside as '\”), so the commands new prints can be pasted
+// for a folder named with spaces or other shell characters.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./-+:,=@%", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,5 +146,24 @@ func TestBuildTemplates(t *testing.T) {
 	}
 	if code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "content"), "--templates", filepath.Join(dir, "none"), "--out", out); code != 1 || !strings.Contains(stderr, "templates folder") {
 		t.Errorf("a missing templates folder: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestShellQuote: the folder kflowgen new prints in its hints reads back,
+// through a POSIX shell, as the folder it was given.
+func TestShellQuote(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	for _, dir := range []string{"site", "/tmp/a b/ü", "it's", `$HOME "x" \y`, "a;rm -rf b", "-n", "~user"} {
+		q := shellQuote(dir)
+		out, err := exec.Command(sh, "-c", "printf %s "+q).Output()
+		if err != nil || string(out) != dir {
+			t.Errorf("shellQuote(%q) = %s, which sh reads as %q (%v)", dir, q, out, err)
+		}
+	}
+	if q := shellQuote("content/ops"); q != "content/ops" {
+		t.Errorf("a plain folder came back quoted: %s", q)
 	}
 }
