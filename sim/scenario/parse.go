@@ -435,7 +435,22 @@ func (p *parser) yamlError(err error) {
 		}
 		return 0
 	}
+	if strings.Contains(msg, "tab character that violates indentation") {
+		// The library reports the line of the token before the tab; the
+		// tab is in the indentation of a line at or after it.
+		for l := line; l <= len(lines); l++ {
+			indent := len(lines[l-1]) - len(bytes.TrimLeft(lines[l-1], " \t"))
+			if i := bytes.IndexByte(lines[l-1][:indent], '\t'); i >= 0 {
+				line, text = l, lines[l-1]
+				msg = "tab character that violates indentation"
+				break
+			}
+		}
+	}
 	switch {
+	case strings.Contains(msg, "tab character that violates indentation") && firstCol("\t") > 0:
+		col = firstCol("\t")
+		msg = "tab character: YAML indents with spaces only"
 	case strings.Contains(msg, "cannot start any token") && firstCol("\t") > 0:
 		col = firstCol("\t")
 		msg = "tab character: YAML indents with spaces only"
