@@ -146,7 +146,20 @@ func TestBrowserPlayground(t *testing.T) {
 	}
 	body := string(site.FindFences(src)[0].Body)
 	href := eval[string](t, ctx, `document.querySelector('figure.kflow + .kf-edit a').href`)
-	open(t, ctx, href)
+	// As soon as the page has loaded, and before the engine is ready, the
+	// editor holds the link's text or is read-only while restoring it: a
+	// reader must not type into text the link's text then replaces.
+	tctx, cancel = context.WithTimeout(ctx, 60*time.Second)
+	if err := chromedp.Do(tctx, chromedp.Navigate(href)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	early := eval[[]bool](t, ctx, `(() => { const e = document.getElementById('pg-text');
+		return [e.readOnly || e.value === `+jsString(body)+`, document.getElementById('pg-run').disabled]; })()`)
+	if !early[0] {
+		t.Errorf("on load, the playground's editor is editable and does not hold the link's text yet (run disabled: %v)", early[1])
+	}
+	eval[bool](t, ctx, `kfReady.then(() => true)`)
 	const story = `new Promise(ok => { const w = () => { const s = document.querySelector('#pg-figure .kf-story'); s ? ok(s.textContent) : setTimeout(w, 20); }; w(); })`
 	if got := eval[string](t, ctx, `document.getElementById('pg-text').value`); got != body {
 		t.Fatalf("the Edit link opened the playground holding %q, want the fence %q", got, body)

@@ -153,7 +153,29 @@ function moduleBytes() {
   for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
   return new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
 }
+async function fromHash() {
+  const m = /^#f=([A-Za-z0-9_-]*)$/.exec(location.hash);
+  if (!m) return false;
+  text.readOnly = true;
+  status.textContent = 'Opening the scenario in the link…';
+  try {
+    text.value = await decode(m[1]);
+    status.textContent = 'Loading the engine…';
+    return true;
+  } catch (e) {
+    status.textContent = 'This link holds no readable scenario (' + e.message + ')';
+    return false;
+  } finally {
+    text.readOnly = false;
+  }
+}
+// A link's scenario is restored before anything else starts: the module's
+// set-up keeps the page busy for a while, and the reader must not type
+// into the default text only to see the link's text replace it. Until it
+// is restored the editor is read-only.
+const linked = fromHash();
 const ready = (async () => {
+  await linked;
   const go = new Go();
   const { instance } = WebAssembly.instantiateStreaming
     ? await WebAssembly.instantiateStreaming(new Response(moduleBytes(), { headers: { 'Content-Type': 'application/wasm' } }), go.importObject)
@@ -163,21 +185,16 @@ const ready = (async () => {
 })();
 self.kfReady = ready;
 
-async function fromHash() {
-  const m = /^#f=([A-Za-z0-9_-]*)$/.exec(location.hash);
-  if (!m) return false;
-  try { text.value = await decode(m[1]); return true; } catch (e) { status.textContent = 'This link holds no readable scenario (' + e.message + ')'; return false; }
-}
 // kfLast is the latest run, for tests that press the button.
 const start = () => self.kfLast = kfRun();
 run.onclick = start;
 text.addEventListener('keydown', e => { if (e.key == 'Enter' && (e.ctrlKey || e.metaKey)) e.preventDefault(), start(); });
 (async () => {
-  const linked = await fromHash();
+  const restored = await linked;
   try { await ready; } catch (e) { status.textContent = 'The engine did not start: ' + e.message; return; }
   run.disabled = false;
   status.textContent = 'Ready: press Run (or Ctrl+Enter)';
-  if (linked) start();
+  if (restored) start();
 })();
 addEventListener('hashchange', async () => { if (await fromHash()) start(); });
 })();
