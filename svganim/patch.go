@@ -221,16 +221,25 @@ func (u *union) posMode(i, cw int) string {
 // encode returns the figure's titles and tracks for u's marks, numbered
 // from first (a figure of two panels numbers the second panel's marks
 // after the first's); cw is the layout's offset width (Layout.CellW).
+//
+// A field's track is made only when its value first changes (most never
+// do), each value is compared before it is boxed, and a position's "x,y"
+// is written only when it moved: most of a figure's marks and fields keep
+// their value, and this is the figure's busiest loop.
 func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
+	if len(u.marks) > 0 {
+		titles = make([]string, 0, len(u.marks)) // nil without marks, as figureJSON wants
+	}
 	for i := range u.marks {
 		rs := u.runs[i]
-		titles = append(titles, encodeTitle(rs[0].m.title))
+		title0 := encodeTitle(rs[0].m.title)
+		titles = append(titles, title0)
 		if untracked[u.marks[i].id] {
 			continue
 		}
 		base := u.baseClasses(i)
 		pos := u.posMode(i, cw)
-		fields := []string{"c", pos, "0", "1", "2", "t", ""}
+		fields := [7]string{"c", pos, "0", "1", "2", "t", ""}
 		if pos == "v" {
 			fields[2] = "" // the offset writes the first text
 		}
@@ -242,9 +251,29 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 				}
 			}
 		}
+		// last holds each field's value as of its last change (a string
+		// field's in s, an int field's in n), at the beat index at.
 		var cur [7][]any
-		var last [7]any
+		var last [7]struct {
+			s string
+			n int
+		}
 		var at [7]int
+		// value boxes field f's last value, as the track holds it.
+		value := func(f int) any {
+			switch fields[f] {
+			case "o", "v", "n":
+				return last[f].n
+			}
+			return last[f].s
+		}
+		// change records field f's new value at beat index bi.
+		change := func(f, bi int) {
+			if cur[f] == nil {
+				cur[f] = []any{first + i, fields[f], value(f)}
+			}
+		}
+		var x, y int // the position "p" last written
 		fl := ""
 		for k := range rs {
 			// Each run starts where something about the mark may have
@@ -261,38 +290,49 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 				fl = flags(m, here, base)
 			}
 			for f, name := range fields {
-				var v any
+				var s string
+				var n int
+				isInt := false
 				switch name {
 				case "":
 					continue
 				case "c":
-					v = fl
+					s = fl
 				case "p":
-					v = itoa(m.x) + "," + itoa(m.y)
-				case "o", "v":
-					v = int(m.o)
-				case "0", "1", "2":
-					v = m.text[name[0]-'0']
-				case "t":
-					if p != nil && m.title == p.m.title {
-						continue
+					if p != nil && m.x == x && m.y == y {
+						continue // unchanged: "x,y" as last written
 					}
-					v = encodeTitle(m.title)
+					s = itoa(m.x) + "," + itoa(m.y)
+					x, y = m.x, m.y
+				case "o", "v":
+					n, isInt = int(m.o), true
+				case "0", "1", "2":
+					s = m.text[name[0]-'0']
+				case "t":
+					switch {
+					case p == nil:
+						s = title0
+					case m.title == p.m.title:
+						continue
+					default:
+						s = encodeTitle(m.title)
+					}
 				case "n":
-					v = m.w / cw
+					n, isInt = m.w/cw, true
 				}
 				switch {
 				case p == nil:
-					cur[f] = []any{first + i, name, v}
-				case v != last[f]:
-					cur[f] = append(cur[f], bi-at[f], v)
+					last[f].s, last[f].n = s, n
+				case isInt && n != last[f].n, !isInt && s != last[f].s:
+					change(f, bi)
+					last[f].s, last[f].n = s, n
+					cur[f] = append(cur[f], bi-at[f], value(f))
 					at[f] = bi
 				}
-				last[f] = v
 			}
 		}
 		for f := range cur {
-			if len(cur[f]) > 3 {
+			if cur[f] != nil {
 				tracks = append(tracks, cur[f])
 			}
 		}
