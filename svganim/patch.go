@@ -230,9 +230,21 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 	if len(u.marks) > 0 {
 		titles = make([]string, 0, len(u.marks)) // nil without marks, as figureJSON wants
 	}
+	// Titles repeat across marks and beats (986 distinct of the 6,367 the
+	// guide's figures encode), and encoding one is a strings.Replacer
+	// pass over it: each is encoded once.
+	coded := map[string]string{}
+	encode := func(t string) string {
+		c, ok := coded[t]
+		if !ok {
+			c = encodeTitle(t)
+			coded[t] = c
+		}
+		return c
+	}
 	for i := range u.marks {
 		rs := u.runs[i]
-		title0 := encodeTitle(rs[0].m.title)
+		title0 := encode(rs[0].m.title)
 		titles = append(titles, title0)
 		if untracked[u.marks[i].id] {
 			continue
@@ -315,7 +327,7 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 					case m.title == p.m.title:
 						continue
 					default:
-						s = encodeTitle(m.title)
+						s = encode(m.title)
 					}
 				case "n":
 					n, isInt = m.w/cw, true
