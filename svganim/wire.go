@@ -332,7 +332,12 @@ func (s *scene) wireMessages(b *sim.Beat) []sim.Message {
 }
 
 // drawWire draws beat b's messages (wireMessages) as tokens in the gutter.
-func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
+func (s *scene) drawWire(b *sim.Beat, add func(mark)) { s.wireMarks(b, add, true) }
+
+// wireMarks is drawWire; without full, only the tokens' ids and widths are
+// right (tokenWidths reads no more): no titles, classes or arrows are
+// made.
+func (s *scene) wireMarks(b *sim.Beat, add func(mark), full bool) {
 	msgs := s.wireMessages(b)
 	if len(msgs) == 0 || len(s.l.Wires) == 0 {
 		return
@@ -355,13 +360,26 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		if !ok {
 			continue
 		}
+		pair := n0 + "-" + n1
+		k := pairs[pair]
+		pairs[pair]++
+		id := "wt-" + pair + "-" + itoa(k)
+		txt, refused := wireText(m)
+		// A refusal's token leads with its ✗, not the arrow's direction
+		// (the arrow beside it shows that), so that the longest error
+		// code leaves the logs their room.
+		arrow := wireArrow(y0, y1, refused)
+		// The pill is as wide as the widest text its mark ever holds (a
+		// mark keeps its size; tokenWidths), the column as its widest pill.
+		tw := tokenW(arrow + txt)
+		if !full {
+			add(mark{id: id, shape: shWire, w: min(tw, col.W)})
+			continue
+		}
 		title := s.wireTitle(m)
 		if m.Dropped {
 			title = s.lostTitle(b, m)
 		}
-		pair := n0 + "-" + n1
-		k := pairs[pair]
-		pairs[pair]++
 		dir := "kf-down"
 		switch {
 		case y1 < y0:
@@ -394,14 +412,6 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 			}
 		}
 		taken = append(taken, placed{ch, y})
-		txt, refused := wireText(m)
-		// A refusal's token leads with its ✗, not the arrow's direction
-		// (the arrow beside it shows that), so that the longest error
-		// code leaves the logs their room.
-		arrow := map[string]string{"kf-down": "↓ ", "kf-up": "↑ ", "kf-here": ""}[dir]
-		if refused {
-			arrow = ""
-		}
 		cls := "kf-msg " + dir + " kf-w-" + string(m.Kind)
 		cls += s.wireKeys(b, m)
 		if refused {
@@ -410,10 +420,6 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 		if m.Dropped {
 			cls += " kf-dropped"
 		}
-		// The pill is as wide as the widest text its mark ever holds (a
-		// mark keeps its size; tokenWidths), the column as its widest pill.
-		id := "wt-" + pair + "-" + itoa(k)
-		tw := tokenW(arrow + txt)
 		if s.tokenWide != nil {
 			tw = s.tokenWide[id]
 		}
@@ -421,6 +427,19 @@ func (s *scene) drawWire(b *sim.Beat, add func(mark)) {
 			x: col.X, y: y, w: min(tw, col.W), h: tokenH,
 			text: [3]string{arrow + txt}, title: title})
 	}
+}
+
+// wireArrow is what a token's text starts with: the direction of its
+// message, from the row at y0 to the row at y1 ("↓ ", "↑ ", or nothing
+// within one row), or nothing for a refusal, which leads with its ✗.
+func wireArrow(y0, y1 int, refused bool) string {
+	switch {
+	case refused || y1 == y0:
+		return ""
+	case y1 < y0:
+		return "↑ "
+	}
+	return "↓ "
 }
 
 // tokenWidths returns, for every token mark of the trace, the width of the
@@ -431,11 +450,11 @@ func (s *scene) tokenWidths() map[string]int {
 	ms := s.tokenWide
 	s.tokenWide = nil
 	for bi := range s.t.Beats {
-		s.drawWire(&s.t.Beats[bi], func(m mark) {
+		s.wireMarks(&s.t.Beats[bi], func(m mark) {
 			if m.shape == shWire {
 				wide[m.id] = max(wide[m.id], m.w)
 			}
-		})
+		}, false)
 	}
 	s.tokenWide = ms
 	return wide
