@@ -2,6 +2,7 @@ package svganim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -159,41 +160,48 @@ var untracked = map[string]bool{"beat": true}
 
 // flags is a mark's class field: its classes that are not in base (the
 // classes it has at every beat), plus "kf-gone" when it is absent.
-func flags(m *mark, here bool, base map[string]bool) string {
-	var f []string
-	for _, c := range strings.Fields(m.cls) {
-		if !base[c] {
-			f = append(f, c)
+func flags(m *mark, here bool, base []string) string {
+	var b strings.Builder
+	for c := range strings.FieldsSeq(m.cls) {
+		if !slices.Contains(base, c) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(c)
 		}
 	}
 	if !here {
-		f = append(f, "kf-gone")
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("kf-gone")
 	}
-	return strings.Join(f, " ")
+	return b.String()
 }
 
-// baseClasses is the set of classes mark i has at every beat.
-func (u *union) baseClasses(i int) map[string]bool {
+// baseClasses is the set of classes mark i has at every beat, in the order
+// of its first state's class attribute. A mark has a handful of classes,
+// so a slice serves as the set.
+func (u *union) baseClasses(i int) []string {
 	rs := u.runs[i]
-	base := map[string]bool{}
-	for _, c := range strings.Fields(rs[0].m.cls) {
-		base[c] = true
-	}
-	for k := 1; k < len(rs); k++ {
+	base := strings.Fields(rs[0].m.cls)
+	for k := 1; k < len(rs) && len(base) > 0; k++ {
 		if rs[k].m.cls == rs[k-1].m.cls {
 			continue // the same classes as the run before
 		}
-		now := map[string]bool{}
-		for _, c := range strings.Fields(rs[k].m.cls) {
-			now[c] = true
-		}
-		for c := range base {
-			if !now[c] {
-				delete(base, c)
-			}
-		}
+		base = slices.DeleteFunc(base, func(c string) bool { return !hasClass(rs[k].m.cls, c) })
 	}
 	return base
+}
+
+// hasClass reports whether the class attribute cls holds the class c.
+func hasClass(cls, c string) bool {
+	for f := range strings.FieldsSeq(cls) {
+		if f == c {
+			return true
+		}
+	}
+	return false
 }
 
 // posMode chooses how mark i's position is tracked (see the track fields):
@@ -233,7 +241,7 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 	// Titles repeat across marks and beats (986 distinct of the 6,367 the
 	// guide's figures encode), and encoding one is a strings.Replacer
 	// pass over it: each is encoded once.
-	coded := map[string]string{}
+	coded := make(map[string]string, len(u.marks))
 	encode := func(t string) string {
 		c, ok := coded[t]
 		if !ok {
