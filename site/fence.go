@@ -58,6 +58,34 @@ type figureNode struct {
 	// result, what the pass computed for this fence.
 	HTML   []byte
 	result *FigureResult
+
+	// domSlug, domScenario and dom remember the figure's DOM id
+	// (FigureID) for the page slug and scenario id it was made of: a page
+	// kept from the last build keeps its figures, and a build asks for
+	// each one's id several times.
+	domSlug, domScenario, dom string
+	// keyEngine, keySlug and key remember the fence's CacheKey for the
+	// engine version and slug it was made with (the body never changes).
+	keyEngine, keySlug, key string
+}
+
+// cacheKey returns CacheKey(engineVersion, slug, f.Body), made once while
+// neither changes: a page kept from the last build hashes no fence body
+// again. Each fence is asked by one goroutine at a time.
+func (f *figureNode) cacheKey(engineVersion, slug string) string {
+	if f.key == "" || f.keyEngine != engineVersion || f.keySlug != slug {
+		f.keyEngine, f.keySlug, f.key = engineVersion, slug, CacheKey(engineVersion, slug, f.Body)
+	}
+	return f.key
+}
+
+// domID returns FigureID(slug, scenarioID), made once while neither
+// changes. Only the build's own goroutine calls it.
+func (f *figureNode) domID(slug, scenarioID string) string {
+	if f.dom == "" || f.domSlug != slug || f.domScenario != scenarioID {
+		f.domSlug, f.domScenario, f.dom = slug, scenarioID, FigureID(slug, scenarioID)
+	}
+	return f.dom
 }
 
 // lineRef places one body line in its file. ColOffset counts characters

@@ -35,11 +35,11 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byO
 	var errs sim.ErrorList
 	var frags []fragLink
 	var lines lineIndex // made at the first error, for its position
-	for _, link := range pageLinks(pg) {
+	for i, link := range pageLinks(pg) {
 		// A page kept from the last build (PageCache) holds the links
 		// that build rewrote: start again from what the author wrote.
 		link.Destination = pg.linkDests[link]
-		dest := string(link.Destination)
+		dest := pg.linkStrs[i]
 		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
 			continue
 		}
@@ -96,6 +96,7 @@ func pageLinks(pg *Page) []*ast.Link {
 		if link, ok := n.(*ast.Link); ok && entering {
 			pg.links = append(pg.links, link)
 			pg.linkDests[link] = link.Destination
+			pg.linkStrs = append(pg.linkStrs, string(link.Destination))
 		}
 		return ast.WalkContinue, nil
 	})

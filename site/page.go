@@ -64,6 +64,9 @@ type Page struct {
 	// linkDests holds each link's destination as written, before
 	// resolveLinks and checkFragments rewrote it (resolveLinks).
 	linkDests map[*ast.Link][]byte
+	// linkStrs holds the same destinations as strings, in the order of
+	// links, made once with them.
+	linkStrs []string
 	// links are the page's links in document order (pageLinks).
 	links []*ast.Link
 	// headingIDs is the set of its headings' ids (hasHeadingID).

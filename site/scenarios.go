@@ -145,7 +145,7 @@ func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 			if j.fig.Ordinal >= MaxFiguresPerPage {
 				return // checkSiteLimits reports it; nothing is read
 			}
-			keys[i] = CacheKey(o.EngineVersion, j.page.Slug, j.fig.Body)
+			keys[i] = j.fig.cacheKey(o.EngineVersion, j.page.Slug)
 			if r, ok := o.Cache.Get(keys[i]); ok {
 				results[i] = r
 			}
@@ -241,7 +241,7 @@ func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 			if ids[j.page] == nil {
 				ids[j.page] = map[string]int{}
 			}
-			dom := FigureID(j.page.Slug, r.ScenarioID)
+			dom := j.fig.domID(j.page.Slug, r.ScenarioID)
 			pos := j.fig.filePos(r.IDPos)
 			if first, dup := ids[j.page][dom]; dup {
 				errs = append(errs, sim.Error{File: j.page.File, Pos: pos,

@@ -260,7 +260,7 @@ func Generate(o Options) (*Site, error) {
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			if r := f.result; r.ScenarioID != "" {
-				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, full: FigureID(pg.Slug, r.ScenarioID), last: r.Beats - 1, knobs: r.Knobs})
+				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, full: f.domID(pg.Slug, r.ScenarioID), last: r.Beats - 1, knobs: r.Knobs})
 			} else {
 				broken[pg] = true
 			}
@@ -275,7 +275,7 @@ func Generate(o Options) (*Site, error) {
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			r := f.result
-			id := FigureID(pg.Slug, r.ScenarioID)
+			id := f.domID(pg.Slug, r.ScenarioID)
 			st := FigureStat{Page: pg.Out, ID: id,
 				Beats: r.Beats, Frames: r.Work.Frames, Records: r.Records, Bytes: len(f.HTML), Run: r.run}
 			// A figure's other knob combinations, each loaded when a
