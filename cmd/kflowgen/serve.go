@@ -39,7 +39,7 @@ func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the guide, rebuild on every save and reload open pages",
-		Long: "serve builds the guide into a private temporary folder, serves it over HTTP on\n" +
+		Long: "serve builds the guide in memory, serves it over HTTP on\n" +
 			"127.0.0.1 and watches the content (and templates) folders. Every save rebuilds the\n" +
 			"site, reusing the results of unchanged scenarios, and reloads the open pages whose\n" +
 			"output changed, keeping each figure's beat and the scroll position. A save that does\n" +
