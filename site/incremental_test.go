@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -209,5 +210,43 @@ func TestPageCacheFollowsLinkedIDs(t *testing.T) {
 			t.Errorf("a.html lacks %s", want)
 		}
 		content["b.md"] = &fstest.MapFile{Data: []byte(incrPage{title: "B", text: "Text.", fence: true, beats: 3, acks: "1"}.source("b.md"))}
+	}
+}
+
+// TestDataJSONIsTheEncoding: the layout data's encoding kept with a page
+// (dataJSON) is, for every data in a sequence of builds, what encoding
+// that data gives — the kept one when nothing changed, a fresh one when
+// a string, a flag, a slice or a pointer did (one at a time).
+func TestDataJSONIsTheEncoding(t *testing.T) {
+	hs := []Heading{{ID: "a", Text: "A"}}
+	nav := []NavItem{{Href: "b.html", Title: "B"}}
+	base := layoutData{SiteTitle: "Site", Title: "Page", Headings: hs, HasFigures: true, Assets: "assets/"}
+	steps := []func(d *layoutData){
+		func(d *layoutData) {},
+		func(d *layoutData) { d.Title = "Renamed" },
+		func(d *layoutData) { d.HasKnobs = true },
+		func(d *layoutData) { d.Headings = []Heading{{ID: "a", Text: "A"}, {ID: "b", Text: "B"}} },
+		func(d *layoutData) { d.Headings = nil },
+		func(d *layoutData) { d.Headings = []Heading{} },
+		func(d *layoutData) { d.Nav = nav; d.Next = &nav[0] },
+		func(d *layoutData) { d.Nav = nav; d.Prev = &nav[0] },
+		func(d *layoutData) { d.Content = "<p>text</p>" },
+		func(d *layoutData) {},
+	}
+	pg := &Page{}
+	d := base
+	for i, step := range steps {
+		step(&d) // each step changes one thing of the data before
+		got, err := dataJSON(pg, &d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(&d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("step %d: kept encoding\n%s\nwant\n%s", i, got, want)
+		}
 	}
 }

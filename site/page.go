@@ -59,8 +59,12 @@ type Page struct {
 	// a save does not hash every unchanged page's source again; zero
 	// until then.
 	srcDigest [sha256.Size]byte
-	doc       ast.Node
-	figures   []*figureNode
+	// keyData and keyJSON are the layout data the page's last PageCache
+	// key was made of and its JSON (dataJSON); keyJSON is nil until then.
+	keyData layoutData
+	keyJSON []byte
+	doc     ast.Node
+	figures []*figureNode
 	// linkDests holds each link's destination as written, before
 	// resolveLinks and checkFragments rewrote it (resolveLinks).
 	linkDests map[*ast.Link][]byte

@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"reflect"
 	"sync"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -196,6 +197,55 @@ func renderWhole(c *PageCache, tmplDigest []byte, t *template.Template, name str
 	return buf.Bytes(), nil
 }
 
+// dataJSON returns d as JSON. A page keeps the data its last key was made
+// of and its encoding: when d is that data again field for field (strings
+// equal, slices and pointers the very same), as it is for an unchanged
+// page of an unchanged section, the kept encoding is returned instead of
+// encoding d again. The comparison walks every field of layoutData by
+// reflection, so a field added later is compared too; a kind it does not
+// know counts as changed. pg may be nil (nothing is kept).
+func dataJSON(pg *Page, d *layoutData) ([]byte, error) {
+	if pg != nil && pg.keyJSON != nil && shallowEqual(reflect.ValueOf(&pg.keyData).Elem(), reflect.ValueOf(d).Elem()) {
+		return pg.keyJSON, nil
+	}
+	b, err := json.Marshal(d)
+	if err == nil && pg != nil {
+		pg.keyData, pg.keyJSON = *d, b
+	}
+	return b, err
+}
+
+// shallowEqual compares two structs of one type field by field: strings
+// and booleans by value, slices and pointers by identity (both nil, or
+// the same array and length; the same pointee), anything else as
+// different.
+func shallowEqual(a, b reflect.Value) bool {
+	for i := range a.NumField() {
+		x, y := a.Field(i), b.Field(i)
+		switch x.Kind() {
+		case reflect.String:
+			if x.String() != y.String() {
+				return false
+			}
+		case reflect.Bool:
+			if x.Bool() != y.Bool() {
+				return false
+			}
+		case reflect.Slice:
+			if x.IsNil() != y.IsNil() || x.Len() != y.Len() || x.Len() > 0 && x.Pointer() != y.Pointer() {
+				return false
+			}
+		case reflect.Pointer:
+			if x.Pointer() != y.Pointer() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // sameBytes reports whether a and b hold the same bytes, at once when
 // they are one slice (a page read again from a HeldFile).
 func sameBytes(a, b []byte) bool {
@@ -256,7 +306,7 @@ func pageKey(tmpl []byte, j *renderJob) string {
 	// The layout data as JSON (struct fields in declaration order, so
 	// one encoding per value): whatever a later field adds is in the key
 	// without a line here.
-	d, err := json.Marshal(&j.data)
+	d, err := dataJSON(j.page, &j.data)
 	if err != nil {
 		return ""
 	}
