@@ -302,7 +302,7 @@
 
   // kf-knobs.js, which swaps knob combinations, loads at the first pick.
   function Knobbed(fig) {
-    const bar = fig.querySelector('.kf-knobs'), first = Stepper(fig, bar.nextElementSibling);
+    const bar = fig.querySelector('.kf-knobs'), first = Stepper(fig, fig.querySelector('.kf-var'));
     let host, load;
     const later = f => (load ||= new Promise(ok => {
       if (self.kfKnobs) return ok();
