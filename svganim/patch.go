@@ -53,18 +53,36 @@ type union struct {
 }
 
 // state is a mark's state from beat bi until its next state: drawn (here) or
-// absent, and its fields (an absent mark keeps those it last had).
+// absent, and its fields (an absent mark keeps those it last had). The
+// fields are shared, not copied: a mark that leaves, or comes back as it
+// was, points at the fields it had (unite allocates them from a
+// markArena), and a state is a few words instead of a whole mark.
 type state struct {
 	bi   int
 	here bool
-	m    mark
+	m    *mark
+}
+
+// markArena hands out marks from chunks, so that keeping one per change
+// of a mark costs a copy and not an allocation.
+type markArena struct {
+	cur []mark
+}
+
+// keep returns a copy of m that lives as long as the arena's marks.
+func (a *markArena) keep(m *mark) *mark {
+	if len(a.cur) == cap(a.cur) {
+		a.cur = make([]mark, 0, min(4096, max(64, 2*cap(a.cur))))
+	}
+	a.cur = append(a.cur, *m)
+	return &a.cur[len(a.cur)-1]
 }
 
 // at returns mark i's state at beat index bi and whether it is drawn then.
 func (u *union) at(bi, i int) (*mark, bool) {
 	rs := u.runs[i]
 	k := sort.Search(len(rs), func(k int) bool { return rs[k].bi > bi }) - 1
-	return &rs[k].m, rs[k].here
+	return rs[k].m, rs[k].here
 }
 
 // beat returns every mark's state at beat index bi, in u.marks' order, and
@@ -89,6 +107,7 @@ func unite(s *scene) *union {
 	var prev, cur []int // the marks drawn at the previous and this beat, in drawing order
 	var seen []int      // seen[i]: 1 + the last beat index mark i was drawn at
 	var pos []int       // pos[i]: where in its beat's drawing order mark i was then
+	var arena markArena
 	s.drawAll(func(bi int, ms []mark) {
 		cur = cur[:0]
 		shift := 0
@@ -112,10 +131,11 @@ func unite(s *scene) *union {
 				all = append(all, *m)
 				seen = append(seen, 0)
 				pos = append(pos, 0)
+				k := arena.keep(m)
 				if bi == 0 {
-					runs = append(runs, []state{{0, true, *m}})
+					runs = append(runs, []state{{0, true, k}})
 				} else {
-					runs = append(runs, []state{{0, false, *m}, {bi, true, *m}})
+					runs = append(runs, []state{{0, false, k}, {bi, true, k}})
 				}
 			} else {
 				if o := &all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
@@ -124,8 +144,11 @@ func unite(s *scene) *union {
 				if seen[i] == bi+1 {
 					panic(fmt.Sprintf("svganim: mark %q is drawn twice at beat index %d", m.id, bi))
 				}
-				if r := &runs[i][len(runs[i])-1]; !r.here || r.m != *m {
-					runs[i] = append(runs[i], state{bi, true, *m})
+				switch r := &runs[i][len(runs[i])-1]; {
+				case *r.m != *m:
+					runs[i] = append(runs[i], state{bi, true, arena.keep(m)})
+				case !r.here:
+					runs[i] = append(runs[i], state{bi, true, r.m}) // back as it left
 				}
 			}
 			seen[i], pos[i] = bi+1, j
@@ -208,11 +231,11 @@ func hasClass(cls, c string) bool {
 // "v" or "o" when it follows its offset in steps of cw, else "p".
 func (u *union) posMode(i, cw int) string {
 	rs := u.runs[i]
-	m0 := &rs[0].m
+	m0 := rs[0].m
 	follows, numbered, fixedY := m0.od && cw > 0, m0.od, true
 	prefix := strings.TrimSuffix(m0.text[0], itoa64(m0.o))
 	for k := range rs {
-		m := &rs[k].m
+		m := rs[k].m
 		fixedY = fixedY && m.y == m0.y
 		follows = follows && m.od && m.x-int(m.o)*cw == m0.x-int(m0.o)*cw
 		numbered = numbered && m.text[0] == prefix+itoa64(m.o)
@@ -298,11 +321,11 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		for k := range rs {
 			// Each run starts where something about the mark may have
 			// changed since the beat before, which is the run before.
-			bi, m, here := rs[k].bi, &rs[k].m, rs[k].here
+			bi, m, here := rs[k].bi, rs[k].m, rs[k].here
 			var p *state
 			if k > 0 {
 				p = &rs[k-1]
-				if here == p.here && sameState(m, &p.m) {
+				if here == p.here && (m == p.m || sameState(m, p.m)) {
 					continue
 				}
 			}
@@ -431,7 +454,7 @@ func (u *union) changedAt(bi int) []bool {
 			continue
 		}
 		was, now := &rs[k-1], &rs[k]
-		out[i] = !was.here || !sameLook(&was.m, &now.m)
+		out[i] = !was.here || !sameLook(was.m, now.m)
 	}
 	return out
 }
