@@ -842,6 +842,48 @@ func TestBrowserTween(t *testing.T) {
 	}
 }
 
+// TestBrowserRingIsPaint: the ring on what changed (kf-new) is drawn by
+// properties Chromium only repaints, so a step that moves rings lays
+// nothing out again. For every mark of every guide figure, the properties
+// that lay an SVG mark out (its text's font, a shape's stroke, its
+// geometry) compute the same with the ring as without it; a ring in heavier
+// type or a wider stroke (as rings once were) fails here.
+func TestBrowserRingIsPaint(t *testing.T) {
+	var figs [][]byte
+	var ids []string
+	for _, nt := range guideTraces(t) {
+		id := safeID(nt.name)
+		figs = append(figs, mustFigure(t, nt.t, id))
+		ids = append(ids, id)
+	}
+	srv := testPage(t, figs...)
+	ctx, checkErrors := browser(t, 1280, 900)
+	defer checkErrors()
+	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
+	for _, id := range ids {
+		got := eval[[]string](t, ctx, `(function(f){
+			var props=['font-weight','font-size','font-family','letter-spacing','stroke','stroke-width','stroke-dasharray',
+				'display','transform','x','y','width','height','text-anchor','dominant-baseline'], out=[];
+			function look(g){return [g].concat(Array.from(g.querySelectorAll('*'))).map(function(e){
+				var cs=getComputedStyle(e); return props.map(function(p){return cs.getPropertyValue(p)}).join(';')})}
+			Array.from(f.querySelectorAll('.kf-svg > g')).forEach(function(g){
+				var had=g.classList.contains('kf-new');
+				g.classList.remove('kf-new'); var plain=look(g);
+				g.classList.add('kf-new'); var ringed=look(g);
+				g.classList.toggle('kf-new', had);
+				for(var i=0;i<plain.length;i++) if(plain[i]!==ringed[i]) {
+					var a=plain[i].split(';'), b=ringed[i].split(';');
+					for(var k=0;k<props.length;k++) if(a[k]!==b[k]) out.push(g.getAttribute('class')+': '+props[k]+' '+a[k]+' → '+b[k]);
+					break;
+				}
+			});
+			return out;})(document.getElementById('`+id+`'))`)
+		for _, g := range got {
+			t.Errorf("%s: the ring changes what lays the mark out: %s", id, g)
+		}
+	}
+}
+
 // TestBrowserSteadyHeight: stepping never moves the page under the
 // reader. At a desktop and a phone width, every guide figure is stepped
 // through every beat, and its box keeps one height (the caption area is as
