@@ -19,10 +19,8 @@
 //  3. Each beat is drawn as a list of marks — a lane, an offset cell, a
 //     high-watermark tick, a record card — each with an identity that
 //     lasts across beats, CSS classes, a position, up to three short texts
-//     and an SVG <title> that says what it means. Marks are written as
-//     github.com/ajstarks/svgo writes them, by a writer of this package's
-//     own that appends instead of formatting (svg.go; a test holds it to
-//     svgo's bytes).
+//     and an SVG <title> that says what it means. Marks are written with
+//     github.com/ajstarks/svgo.
 //
 // The visual language: the producer rail holds a card per record not yet
 // settled, in the zone of its stage (queued, sending, waiting, answering,
@@ -41,11 +39,10 @@
 // in-flight records and start offset.
 //
 // Colours and type live in CSS (templates/figure.css), as classes and
-// custom properties, so a theme or dark mode needs no re-render. The SVG
-// writer, like svgo, does not escape attributes: only constants, integers
-// and ids reduced to [a-z0-9-] go into attributes, and user strings
-// (titles, keys, group and member names) only into text content, which it
-// escapes as encoding/xml's EscapeText does.
+// custom properties, so a theme or dark mode needs no re-render. svgo does
+// not escape attributes: only constants, integers and ids reduced to
+// [a-z0-9-] go into attributes, and user strings (titles, keys, group and
+// member names) only into text content, which svgo escapes.
 //
 // Frame returns one beat as a standalone SVG document, every mark with its
 // <title>. Figure returns the whole <figure> for a page: the picture, key

@@ -2,10 +2,9 @@ package svganim
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
-	"strconv"
 
+	svg "github.com/ajstarks/svgo"
 	"github.com/kafkaflow/kflowgen/sim"
 )
 
@@ -34,202 +33,60 @@ func classOf(m *mark, gone bool) string {
 // title as an SVG <title> unless noTitle (a figure's poster, whose titles
 // the stepper restores from the figure's JSON). Its class and title are
 // the only attributes or texts that come from outside this package's
-// constants: the class is built from [a-z0-9-] pieces, and every text is
-// escaped as text (svgWriter.text).
-func writeMark(c *svgWriter, m *mark, gone, noTitle bool) {
-	c.group(m, gone)
+// constants: the class is built from [a-z0-9-] pieces, and every text goes
+// through svgo's escaping text methods.
+func writeMark(c *svg.SVG, m *mark, gone, noTitle bool) {
+	c.Group(`class="`+classOf(m, gone)+`"`, `transform="translate(`+itoa(m.x)+`,`+itoa(m.y)+`)"`)
 	if !noTitle {
-		c.title(m.title)
+		c.Title(m.title)
 	}
 	switch m.shape {
 	case shBox:
-		c.rect(0, 0, m.w, m.h)
-		c.text(m.w/2, m.h/2+4, m.text[0])
-		c.text(3, 11, m.text[1])
-		c.text(m.w-3, 11, m.text[2])
+		c.Rect(0, 0, m.w, m.h)
+		c.Text(m.w/2, m.h/2+4, m.text[0])
+		c.Text(3, 11, m.text[1])
+		c.Text(m.w-3, 11, m.text[2])
 	case shCell:
-		c.rect(0, 0, m.w, m.h)
-		c.text(m.w/2, m.h/2+4, m.text[0])
+		c.Rect(0, 0, m.w, m.h)
+		c.Text(m.w/2, m.h/2+4, m.text[0])
 	case shStack:
-		c.rect(0, 0, m.w, m.h)
-		c.text(4, 11, m.text[0])
-		c.text(4, 23, m.text[1])
+		c.Rect(0, 0, m.w, m.h)
+		c.Text(4, 11, m.text[0])
+		c.Text(4, 23, m.text[1])
 	case shBand:
-		c.rect(0, 0, m.w, m.h)
-		c.text(8, 16, m.text[0])
-		c.text(8, 32, m.text[1])
+		c.Rect(0, 0, m.w, m.h)
+		c.Text(8, 16, m.text[0])
+		c.Text(8, 32, m.text[1])
 	case shLane:
-		c.rect(0, 0, m.w, m.h)
-		c.text(8, 16, m.text[0])
-		c.text(laneStatusX, 16, m.text[1])
+		c.Rect(0, 0, m.w, m.h)
+		c.Text(8, 16, m.text[0])
+		c.Text(laneStatusX, 16, m.text[1])
 	case shLabel:
-		c.text(0, 0, m.text[0])
+		c.Text(0, 0, m.text[0])
 	case shVeil:
-		c.rect(0, 0, m.w, m.h)
+		c.Rect(0, 0, m.w, m.h)
 	case shTickUp:
-		c.line(0, 0, 0, m.h)
-		c.text(0, -3, m.text[0])
+		c.Line(0, 0, 0, m.h)
+		c.Text(0, -3, m.text[0])
 	case shTickDown:
-		c.line(0, 0, 0, m.h)
-		c.text(0, m.h+11, m.text[0])
+		c.Line(0, 0, 0, m.h)
+		c.Text(0, m.h+11, m.text[0])
 	case shWire:
 		// The inner group is what figure.css slides as the token appears.
-		c.raw("<g >\n")
-		c.rect(0, -m.h/2, m.w, m.h)
-		c.text(4, 4, m.text[0])
-		c.raw("</g>\n")
+		c.Group()
+		c.Rect(0, -m.h/2, m.w, m.h)
+		c.Text(4, 4, m.text[0])
+		c.Gend()
 	case shArrow:
 		// Both heads are drawn; figure.css shows the one its direction
 		// (kf-up or kf-down) needs.
-		c.line(5, 0, 5, m.h)
-		c.arrowHeads(m.h)
+		c.Line(5, 0, 5, m.h)
+		c.Polyline([]int{1, 5, 9}, []int{m.h - 4, m.h, m.h - 4})
+		c.Polyline([]int{1, 5, 9}, []int{4, 0, 4})
 	default:
 		panic(fmt.Sprintf("svganim: mark %q has unknown shape %d", m.id, m.shape))
 	}
-	c.raw("</g>\n")
-}
-
-// svgWriter writes SVG elements into a buffer, byte for byte as
-// github.com/ajstarks/svgo writes them (its methods Start, Title, Group,
-// Rect, Text, Line, Polyline, Gend and End; TestSVGWriterIsSvgo holds it
-// to that), with strconv appends instead of svgo's fmt calls: the
-// figures' posters and frames were a tenth of a build's processor time,
-// most of it fmt.
-type svgWriter struct {
-	w *bytes.Buffer
-}
-
-func (c *svgWriter) raw(s string) { c.w.WriteString(s) }
-
-// appendAttr appends name="n".
-func appendAttr(b []byte, name string, n int) []byte {
-	b = append(b, name...)
-	b = append(b, '=', '"')
-	b = strconv.AppendInt(b, int64(n), 10)
-	return append(b, '"')
-}
-
-// start is svgo's Start: the XML prolog (unless inline), <svg with its
-// width, height and each attribute on a line of its own, then the
-// namespaces.
-func (c *svgWriter) start(w, h int, attrs []string, inline bool) {
-	b := c.w.AvailableBuffer()
-	if !inline {
-		b = append(b, svgProlog...)
-	}
-	b = append(b, "<svg "...)
-	b = appendAttr(b, "width", w)
-	b = append(b, ' ')
-	b = appendAttr(b, "height", h)
-	for _, a := range attrs {
-		b = append(b, "\n     "...)
-		b = append(b, a...)
-	}
-	b = append(b, svgNamespaces...)
-	c.w.Write(b)
-}
-
-// svgNamespaces is what svgo's Start ends the <svg> tag with.
-const svgNamespaces = "\n     xmlns=\"http://www.w3.org/2000/svg\"\n     xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
-
-// title is svgo's Title: <title>, s escaped, </title>.
-func (c *svgWriter) title(s string) {
-	c.w.WriteString("<title>")
-	escapeXMLText(c.w, s)
-	c.w.WriteString("</title>\n")
-}
-
-// group opens a mark's group, as svgo's Group with its class and
-// transform attributes (classOf, without building the class string).
-func (c *svgWriter) group(m *mark, gone bool) {
-	b := c.w.AvailableBuffer()
-	b = append(b, `<g class="m `...)
-	b = append(b, shapeClass[m.shape]...)
-	if m.cls != "" {
-		b = append(b, ' ')
-		b = append(b, m.cls...)
-	}
-	if gone {
-		b = append(b, " kf-gone"...)
-	}
-	b = append(b, `" transform="translate(`...)
-	b = strconv.AppendInt(b, int64(m.x), 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(m.y), 10)
-	b = append(b, ")\" >\n"...)
-	c.w.Write(b)
-}
-
-// rect is svgo's Rect without styles.
-func (c *svgWriter) rect(x, y, w, h int) {
-	b := c.w.AvailableBuffer()
-	b = append(b, "<rect "...)
-	b = appendAttr(b, "x", x)
-	b = append(b, ' ')
-	b = appendAttr(b, "y", y)
-	b = append(b, ' ')
-	b = appendAttr(b, "width", w)
-	b = append(b, ' ')
-	b = appendAttr(b, "height", h)
-	b = append(b, " />\n"...)
-	c.w.Write(b)
-}
-
-// line is svgo's Line without styles.
-func (c *svgWriter) line(x1, y1, x2, y2 int) {
-	b := c.w.AvailableBuffer()
-	b = append(b, "<line "...)
-	b = appendAttr(b, "x1", x1)
-	b = append(b, ' ')
-	b = appendAttr(b, "y1", y1)
-	b = append(b, ' ')
-	b = appendAttr(b, "x2", x2)
-	b = append(b, ' ')
-	b = appendAttr(b, "y2", y2)
-	b = append(b, " />\n"...)
-	c.w.Write(b)
-}
-
-// arrowHeads is an arrow's two heads, svgo's Polyline of the points
-// (1,h-4) (5,h) (9,h-4) and then of (1,4) (5,0) (9,4).
-func (c *svgWriter) arrowHeads(h int) {
-	b := c.w.AvailableBuffer()
-	b = append(b, `<polyline points="1,`...)
-	b = strconv.AppendInt(b, int64(h-4), 10)
-	b = append(b, " 5,"...)
-	b = strconv.AppendInt(b, int64(h), 10)
-	b = append(b, " 9,"...)
-	b = strconv.AppendInt(b, int64(h-4), 10)
-	b = append(b, "\" />\n<polyline points=\"1,4 5,0 9,4\" />\n"...)
-	c.w.Write(b)
-}
-
-// text is svgo's Text without styles: t escaped as XML text.
-func (c *svgWriter) text(x, y int, t string) {
-	b := c.w.AvailableBuffer()
-	b = append(b, "<text "...)
-	b = appendAttr(b, "x", x)
-	b = append(b, ' ')
-	b = appendAttr(b, "y", y)
-	b = append(b, " >"...)
-	c.w.Write(b)
-	escapeXMLText(c.w, t)
-	c.w.WriteString("</text>\n")
-}
-
-// escapeXMLText writes s escaped as encoding/xml's EscapeText escapes it
-// (what svgo's text methods call): written as it is when it holds only
-// printable ASCII other than the five it escapes, which is every text of
-// the guide's figures; anything else goes through EscapeText itself.
-func escapeXMLText(w *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < ' ' || c >= 0x7f, c == '"', c == '\'', c == '&', c == '<', c == '>':
-			_ = xml.EscapeText(w, []byte(s)) // a bytes.Buffer never fails
-			return
-		}
-	}
-	w.WriteString(s)
+	c.Gend()
 }
 
 // laneStatusX is where a broker lane's status starts on its header line,
@@ -241,11 +98,10 @@ const figureScale = 13
 
 // markBytes is about what one mark takes in a figure's poster SVG (168
 // bytes on average over the guide's figures), for sizing its buffer once
-// instead of doubling it as it is written.
+// instead of doubling it as svgo writes.
 const markBytes = 176
 
-// svgProlog is what svgo's Start writes before <svg>; an inline SVG in
-// HTML drops it.
+// svgProlog is what svgo writes before <svg>; an inline SVG in HTML drops it.
 const svgProlog = "<?xml version=\"1.0\"?>\n<!-- Generated by SVGo -->\n"
 
 // writeSVG writes an <svg> element of the layout's size holding marks (and
@@ -261,17 +117,26 @@ func writeSVG(w *bytes.Buffer, l Layout, label string, marks []mark, gone []bool
 		// from shrinking the picture below half of it (it scrolls instead).
 		attrs = append(attrs, `data-cw="`+itoa(l.CellW)+`"`, `style="--kf-w:`+itoa(l.W*figureScale/10)+`px"`)
 	}
+	start := w.Len()
 	w.Grow(len(svgProlog) + 256 + len(marks)*markBytes)
-	c := &svgWriter{w}
-	root := []string{`viewBox="0 0 ` + itoa(l.W) + ` ` + itoa(l.H) + `"`, `class="kf-svg"`, `role="img"`}
+	c := svg.New(w)
+	root := []string{fmt.Sprintf(`viewBox="0 0 %d %d"`, l.W, l.H), `class="kf-svg"`, `role="img"`}
 	// The viewBox is in user units; the width and height say how large to
 	// draw it when there is room (figureScale), and CSS shrinks it to fit.
-	c.start(l.W*figureScale/10, l.H*figureScale/10, append(root, attrs...), inline)
-	c.title(label)
+	c.Start(l.W*figureScale/10, l.H*figureScale/10, append(root, attrs...)...)
+	c.Title(label)
 	for i := range marks {
 		writeMark(c, &marks[i], gone != nil && gone[i], inline)
 	}
-	c.raw("</svg>\n")
+	c.End()
+	if inline {
+		b := w.Bytes()[start:]
+		if !bytes.HasPrefix(b, []byte(svgProlog)) {
+			panic("svganim: svgo's prolog changed; update svgProlog")
+		}
+		copy(b, b[len(svgProlog):])
+		w.Truncate(w.Len() - len(svgProlog))
+	}
 }
 
 // beatIndex returns the index in t.Beats of beat number beat.
