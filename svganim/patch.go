@@ -184,6 +184,22 @@ var untracked = map[string]bool{"beat": true}
 // flags is a mark's class field: its classes that are not in base (the
 // classes it has at every beat), plus "kf-gone" when it is absent.
 func flags(m *mark, here bool, base []string) string {
+	// Most marks have one class of their own at most: that class, or
+	// nothing, is returned as it is, without building a string.
+	extra, n := "", 0
+	for c := range strings.FieldsSeq(m.cls) {
+		if !slices.Contains(base, c) {
+			extra, n = c, n+1
+		}
+	}
+	switch {
+	case n == 0 && here:
+		return ""
+	case n == 0:
+		return "kf-gone"
+	case n == 1 && here:
+		return extra
+	}
 	var b strings.Builder
 	for c := range strings.FieldsSeq(m.cls) {
 		if !slices.Contains(base, c) {
@@ -280,6 +296,16 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		if untracked[u.marks[i].id] {
 			continue
 		}
+		if u.marks[i].shape == shVeil {
+			for k := range rs {
+				if cw <= 0 || rs[k].m.w%cw != 0 {
+					panic(fmt.Sprintf("svganim: veil %q is %d wide, not a whole number of offsets of %d", u.marks[i].id, rs[k].m.w, cw))
+				}
+			}
+		}
+		if len(rs) == 1 {
+			continue // drawn at every beat, never changed: no field has a track
+		}
 		base := u.baseClasses(i)
 		pos := u.posMode(i, cw)
 		fields := [7]string{"c", pos, "0", "1", "2", "t", ""}
@@ -288,11 +314,6 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		}
 		if u.marks[i].shape == shVeil {
 			fields[6] = "n"
-			for k := range rs {
-				if cw <= 0 || rs[k].m.w%cw != 0 {
-					panic(fmt.Sprintf("svganim: veil %q is %d wide, not a whole number of offsets of %d", u.marks[i].id, rs[k].m.w, cw))
-				}
-			}
 		}
 		// last holds each field's value as of its last change (a string
 		// field's in s, an int field's in n), at the beat index at.
@@ -311,9 +332,13 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 			return last[f].s
 		}
 		// change records field f's new value at beat index bi.
+		// A track holds at most one change per state after the first: it
+		// is made at that size (up to 16 changes, past which it grows), so
+		// that a track of a few changes never grows.
 		change := func(f, bi int) {
 			if cur[f] == nil {
-				cur[f] = []any{first + i, fields[f], value(f)}
+				cur[f] = make([]any, 3, 3+2*min(len(rs)-1, 16))
+				cur[f][0], cur[f][1], cur[f][2] = first+i, trackField(fields[f]), value(f)
 			}
 		}
 		var x, y int // the position "p" last written
@@ -381,6 +406,32 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		}
 	}
 	return titles, tracks
+}
+
+// trackField is a track's field name as the track holds it: boxed from a
+// constant, so that starting a track allocates no string header.
+func trackField(name string) any {
+	switch name {
+	case "c":
+		return "c"
+	case "p":
+		return "p"
+	case "o":
+		return "o"
+	case "v":
+		return "v"
+	case "0":
+		return "0"
+	case "1":
+		return "1"
+	case "2":
+		return "2"
+	case "t":
+		return "t"
+	case "n":
+		return "n"
+	}
+	return name
 }
 
 // sameState reports whether a mark has the same fields at two beats.
