@@ -52,8 +52,10 @@ type HugoOptions struct {
 	Guide fs.FS
 	// Pages lists the sites' page counts for the cold builds; SavePages
 	// those for save-to-reload. A count below the guide's own is the
-	// guide itself.
-	Pages, SavePages []int
+	// guide itself. VariedPages lists page counts for cold builds of
+	// VariedGuideSites (every fence its own), timed after Pages' the same
+	// way.
+	Pages, SavePages, VariedPages []int
 	// Runs is how many paired cold builds, and how many paired saves, make
 	// each median. Zero means 5.
 	Runs int
@@ -73,6 +75,9 @@ type HugoReport struct {
 type PairedRow struct {
 	// Pages counts the site's Markdown files (index.md included).
 	Pages int
+	// Varied says the site is a VariedGuideSite: no fence repeats
+	// another, so kflowgen draws every figure.
+	Varied bool
 	// Kflowgen and Hugo are each run's wall time, in run order (Hugo's
 	// empty when it was not run); Load the 1-minute load average read
 	// before each pair.
@@ -106,8 +111,9 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// AgainstHugo builds, for each page count, a GuideSite and the HugoSite
-// of the same Markdown in a temporary folder, then times Runs cold builds
+// AgainstHugo builds, for each page count, a GuideSite (for each of
+// VariedPages, a VariedGuideSite) and the HugoSite of the same Markdown in
+// a temporary folder, then times Runs cold builds
 // of each, kflowgen's and Hugo's in turn (`kflowgen build`, `hugo`; the
 // output folder removed before each, untimed). For each save page count
 // it starts `kflowgen serve` and `hugo server` on the two sites and times,
@@ -137,13 +143,28 @@ func AgainstHugo(o HugoOptions, log io.Writer) (*HugoReport, error) {
 	}
 	defer os.RemoveAll(tmp)
 
+	type build struct {
+		n      int
+		varied bool
+	}
+	var builds []build
 	for _, n := range o.Pages {
+		builds = append(builds, build{n, false})
+	}
+	for _, n := range o.VariedPages {
+		builds = append(builds, build{n, true})
+	}
+	for _, b := range builds {
+		n := b.n
 		dir := filepath.Join(tmp, "build-"+strconv.Itoa(n))
-		k, h, pages, err := writeSites(o.Guide, n, dir)
+		if b.varied {
+			dir += "-varied"
+		}
+		k, h, pages, err := writeSites(o.Guide, n, b.varied, dir)
 		if err != nil {
 			return nil, err
 		}
-		row := PairedRow{Pages: pages}
+		row := PairedRow{Pages: pages, Varied: b.varied}
 		kout, hout := filepath.Join(dir, "kpublic"), filepath.Join(h, "public")
 		for run := range o.Runs {
 			row.Load = append(row.Load, loadAverage())
@@ -156,7 +177,7 @@ func AgainstHugo(o HugoOptions, log io.Writer) (*HugoReport, error) {
 			}
 			row.Kflowgen, row.KflowgenRSS = append(row.Kflowgen, d), max(row.KflowgenRSS, rss)
 			row.KflowgenCPU = append(row.KflowgenCPU, cpu)
-			line := fmt.Sprintf("%d pages, run %d (load %s): kflowgen %s", pages, run+1, row.Load[run], ms(d))
+			line := fmt.Sprintf("%s, run %d (load %s): kflowgen %s", row.site(), run+1, row.Load[run], ms(d))
 			if o.Hugo != "" {
 				for _, p := range []string{hout, filepath.Join(h, "resources")} {
 					if err := os.RemoveAll(p); err != nil {
@@ -178,7 +199,7 @@ func AgainstHugo(o HugoOptions, log io.Writer) (*HugoReport, error) {
 
 	for _, n := range o.SavePages {
 		dir := filepath.Join(tmp, "save-"+strconv.Itoa(n))
-		k, h, pages, err := writeSites(o.Guide, n, dir)
+		k, h, pages, err := writeSites(o.Guide, n, false, dir)
 		if err != nil {
 			return nil, err
 		}
@@ -197,14 +218,25 @@ func (o *HugoOptions) kflowgen(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// site names the row's site in the report: "288 pages", "288 pages,
+// fences varied".
+func (r PairedRow) site() string {
+	s := strconv.Itoa(r.Pages) + " pages"
+	if r.Varied {
+		s += ", fences varied"
+	}
+	return s
+}
+
 // writeSites writes the GuideSite of n pages (at least the guide's own
-// count) into dir/content and its HugoSite into dir/hugo.
-func writeSites(guide fs.FS, n int, dir string) (k, h string, pages int, err error) {
+// count; a VariedGuideSite when varied) into dir/content and its HugoSite
+// into dir/hugo.
+func writeSites(guide fs.FS, n int, varied bool, dir string) (k, h string, pages int, err error) {
 	names, err := fs.Glob(guide, "*.md")
 	if err != nil {
 		return "", "", 0, err
 	}
-	gs, err := GuideSite(guide, max(n, len(names)))
+	gs, err := guideSite(guide, max(n, len(names)), varied)
 	if err != nil {
 		return "", "", 0, err
 	}
@@ -444,7 +476,7 @@ func (r *HugoReport) Write(w io.Writer) error {
 		if k, h := median(b.KflowgenCPU), median(b.HugoCPU); h > 0 {
 			cpuRatio = thousandths(int(int64(k)*1000/int64(h))) + "×"
 		}
-		p("  %d pages\t%s\t%s\t%s\t≤ %s×\t%s\t%s\t%s\t%s\t%s\t%s\t%s", b.Pages, ms(median(b.Kflowgen)), msOrDash(b.Hugo), ratio,
+		p("  %s\t%s\t%s\t%s\t≤ %s×\t%s\t%s\t%s\t%s\t%s\t%s\t%s", b.site(), ms(median(b.Kflowgen)), msOrDash(b.Hugo), ratio,
 			thousandths(int(HugoRatioBudget*1000)), ok, ms(median(b.KflowgenCPU)), msOrDash(b.HugoCPU), cpuRatio,
 			rss, mbOrDash(b.HugoRSS), strings.Join(b.Load, " "))
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/site"
@@ -32,6 +33,59 @@ const FiguresPerThousandPages = 1500
 // It is the site the benchmark builds at a given page count, for kflowgen
 // and (HugoSite) for Hugo, with the same Markdown.
 func GuideSite(guide fs.FS, pages int) (fstest.MapFS, error) {
+	return guideSite(guide, pages, false)
+}
+
+// VariedGuideSite is GuideSite with every fence of copy c > 0 made its own:
+// its top-level title starts "copy c, " (VaryFences). In a GuideSite the
+// copies' fences repeat the guide's, and a build draws a fence body once
+// however many pages show it; here no two fences of the site are the same,
+// so every figure is simulated and drawn, as on a site of distinct pages.
+func VariedGuideSite(guide fs.FS, pages int) (fstest.MapFS, error) {
+	return guideSite(guide, pages, true)
+}
+
+// VaryFences returns page with the title of each ```kflow (or ~~~kflow)
+// fence prefixed: the first line of the fence body that starts, at the
+// fence's own indentation, with "title: " gets prefix after that key, and
+// a plain title (not quoted, not a block) is cut at its end so that the
+// whole stays within the scenario's limit of MaxTitle characters. A fence
+// without a top-level title is left as it is.
+func VaryFences(page []byte, prefix string) []byte {
+	var out []byte
+	indent, inFence, titled := "", false, false
+	for line := range strings.Lines(string(page)) {
+		trimmed := strings.TrimLeft(line, " ")
+		lead := line[:len(line)-len(trimmed)]
+		switch {
+		case !inFence && (strings.HasPrefix(trimmed, "```kflow") || strings.HasPrefix(trimmed, "~~~kflow")):
+			inFence, titled, indent = true, false, lead
+		case inFence && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			inFence = false
+		case inFence && !titled && lead == indent && strings.HasPrefix(trimmed, "title: "):
+			titled = true
+			title, nl := strings.CutSuffix(trimmed[len("title: "):], "\n")
+			if title != "" && !strings.ContainsRune(`"'|>`, rune(title[0])) {
+				if r := []rune(title); utf8.RuneCountInString(prefix)+len(r) > MaxTitle {
+					title = strings.TrimRight(string(r[:max(0, MaxTitle-utf8.RuneCountInString(prefix))]), " :")
+				}
+			}
+			out = append(out, lead+"title: "+prefix+title...)
+			if nl {
+				out = append(out, '\n')
+			}
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
+// MaxTitle is the most characters a scenario's title may have (the
+// reference page's limits).
+const MaxTitle = 120
+
+func guideSite(guide fs.FS, pages int, vary bool) (fstest.MapFS, error) {
 	names, err := fs.Glob(guide, "*.md")
 	if err != nil {
 		return nil, err
@@ -82,6 +136,9 @@ func GuideSite(guide fs.FS, pages int) (fstest.MapFS, error) {
 		if c > 0 {
 			name = base + "-" + strconv.Itoa(c)
 			data = []byte(strings.ReplaceAll(string(data), "#"+base+"--", "#"+name+"--"))
+			if vary {
+				data = VaryFences(data, "copy "+strconv.Itoa(c)+", ")
+			}
 		}
 		out[path.Join(name+".md")] = &fstest.MapFile{Data: data}
 	}

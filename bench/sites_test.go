@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/site"
@@ -57,5 +59,73 @@ func TestThousandPagesBuild(t *testing.T) {
 	}
 	if len(s.Pages)+1 != RSSPages || len(s.Figures) != FiguresPerThousandPages || frames > site.MaxFrames {
 		t.Errorf("%d pages and the home page, %d figures, %d frames", len(s.Pages), len(s.Figures), frames)
+	}
+}
+
+// copyName matches a copy's page name and gives its copy number.
+var copyName = regexp.MustCompile(`^[a-z-]+-([0-9]+)\.md$`)
+
+// TestVariedGuideSite: in a VariedGuideSite no two fences are the same
+// (in a GuideSite each copy repeats the guide's), each copy differs from
+// the guide only in its fences' titles, and the site builds with every
+// copy's figures titled as their copy.
+func TestVariedGuideSite(t *testing.T) {
+	const pages = 3*21 - 2 // two copies of the guide and part of a third
+	vs, err := VariedGuideSite(content.FS, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := GuideSite(content.FS, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := func(fsys map[string]*fstest.MapFile) (fences, bodies int) {
+		seen := map[string]bool{}
+		for _, f := range fsys {
+			for _, fc := range site.FindFences(f.Data) {
+				fences++
+				seen[string(fc.Body)] = true
+			}
+		}
+		return fences, len(seen)
+	}
+	if n, d := distinct(vs); n == 0 || d != n {
+		t.Errorf("the varied site has %d fences, %d of them distinct", n, d)
+	}
+	if n, d := distinct(gs); d*2 > n {
+		t.Errorf("the repeated site has %d fences, %d of them distinct: it no longer repeats the guide's", n, d)
+	}
+	for name, f := range vs {
+		orig, vary := strings.Split(string(gs[name].Data), "\n"), strings.Split(string(f.Data), "\n")
+		if len(orig) != len(vary) {
+			t.Fatalf("%s: %d lines, the repeated site's has %d", name, len(vary), len(orig))
+		}
+		changed := 0
+		for i := range orig {
+			if orig[i] != vary[i] {
+				changed++
+				m := copyName.FindStringSubmatch(name)
+				if m == nil {
+					t.Fatalf("%s is not a copy, and changed", name)
+				}
+				want := []rune(strings.Replace(orig[i], "title: ", "title: copy "+m[1]+", ", 1))
+				if len(want) > len("title: ")+MaxTitle {
+					want = []rune(strings.TrimRight(string(want[:len("title: ")+MaxTitle]), " :"))
+				}
+				if vary[i] != string(want) {
+					t.Errorf("%s line %d: %q became %q", name, i+1, orig[i], vary[i])
+				}
+			}
+		}
+		if fences := len(site.FindFences(f.Data)); copyName.MatchString(name) && changed != fences {
+			t.Errorf("%s: %d lines changed for %d fences", name, changed, fences)
+		}
+	}
+	s, err := site.Generate(site.Options{Content: vs, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := s.File("acks-1.html"); !strings.Contains(string(page), `<figcaption class="kf-title" id="acks-1--`) || !strings.Contains(string(page), ">copy 1, ") {
+		t.Error("acks-1.html's figures are not titled as copy 1's")
 	}
 }

@@ -29,6 +29,9 @@ type benchOptions struct {
 	// (bench.AgainstHugo) on sites of pages and savePages pages.
 	againstHugo      bool
 	pages, savePages []int
+	// variedPages are the page counts of the sites whose copies' fences
+	// all differ (bench.VariedGuideSite), built cold after pages'.
+	variedPages []int
 }
 
 func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -54,7 +57,10 @@ func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 			"With --against-hugo it measures kflowgen beside Hugo instead, on sites made of the\n" +
 			"guide's pages repeated to --pages counts (0: the guide itself) and a Hugo site of the\n" +
 			"same Markdown: cold builds in paired runs (kflowgen, then hugo, --runs times; budget\n" +
-			"1.0x Hugo's wall time) with each build's peak memory (budget 1 GB at 1,000 pages), then\n" +
+			"1.0x Hugo's wall time) with each build's peak memory (budget 1 GB at 1,000 pages); then\n" +
+			"the same on sites of --varied-pages counts whose copies' fences are their own (each\n" +
+			"copy's figure titles start \"copy N, \"), so that kflowgen draws every figure instead of\n" +
+			"once per distinct fence as on the repeated guide; then\n" +
 			"save-to-reload under kflowgen serve and hugo server at --save-pages counts (budget\n" +
 			"100 ms), each figure with the load average of its runs. Without hugo on PATH it says so\n" +
 			"and times kflowgen alone.",
@@ -71,6 +77,7 @@ func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.BoolVar(&o.againstHugo, "against-hugo", false, "instead, time cold builds and saves side by side with Hugo on sites of the same pages")
 	f.IntSliceVar(&o.pages, "pages", []int{0, 288, 1000}, "with --against-hugo: the sites' page counts for cold builds (0 or less than the guide's: the guide itself)")
 	f.IntSliceVar(&o.savePages, "save-pages", []int{0, 500}, "with --against-hugo: the sites' page counts for save-to-reload")
+	f.IntSliceVar(&o.variedPages, "varied-pages", []int{288}, "with --against-hugo: the page counts for cold builds of sites whose copies' fences all differ")
 	return cmd
 }
 
@@ -139,7 +146,7 @@ func runAgainstHugo(o *benchOptions, guide fs.FS, stdout, stderr io.Writer) erro
 		hugo = ""
 	}
 	r, err := bench.AgainstHugo(bench.HugoOptions{Kflowgen: []string{self}, Env: selfEnv, Hugo: hugo, Guide: guide,
-		Pages: o.pages, SavePages: o.savePages, Runs: o.runs}, stderr)
+		Pages: o.pages, SavePages: o.savePages, VariedPages: o.variedPages, Runs: o.runs}, stderr)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 func TestBenchAgainstHugoWithoutHugo(t *testing.T) {
 	selfEnv = []string{asMain}
 	t.Setenv("PATH", t.TempDir())
-	code, stdout, stderr := kflowgen(t, "bench", "--against-hugo", "--pages", "0", "--save-pages", "0", "--runs", "1")
+	code, stdout, stderr := kflowgen(t, "bench", "--against-hugo", "--pages", "0", "--save-pages", "0", "--varied-pages", "0", "--runs", "1")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
@@ -58,18 +59,23 @@ func TestBenchAgainstHugoWithoutHugo(t *testing.T) {
 	}
 }
 
-// With hugo installed, both are run and the ratios printed.
+// With hugo installed, both are run and the ratios printed, on the
+// repeated guide and on a site of two copies whose fences differ.
 func TestBenchAgainstHugo(t *testing.T) {
 	if _, err := exec.LookPath("hugo"); err != nil {
 		t.Skip("hugo is not installed")
 	}
 	selfEnv = []string{asMain}
-	code, stdout, stderr := kflowgen(t, "bench", "--against-hugo", "--pages", "0", "--save-pages", "0", "--runs", "1")
+	two := strings.TrimSuffix(guidePages(t), " pages")
+	n, _ := strconv.Atoi(two)
+	two = strconv.Itoa(2 * n)
+	code, stdout, stderr := kflowgen(t, "bench", "--against-hugo", "--pages", "0", "--save-pages", "0", "--varied-pages", two, "--runs", "1")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^against hugo v`),
+		regexp.MustCompile(`(?m)^  ` + two + ` pages, fences varied +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +[0-9]+\.[0-9]{3}× +≤ 1\.000× +(ok|MISSED) +`),
 		regexp.MustCompile(`(?m)^  ` + guidePages(t) + ` +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +[0-9]+\.[0-9]{3}× +≤ 1\.000× +(ok|MISSED) +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +[0-9]+\.[0-9]{3}× +[0-9]+ MB +[0-9]+ MB +[0-9.]+$`),
 		regexp.MustCompile(`(?m)^  ` + guidePages(t) + ` +[0-9]+\.[0-9] ms +[0-9]+\.[0-9] ms +≤ 100\.0 ms +(ok|MISSED) +[0-9.]+$`),
 	} {
