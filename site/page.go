@@ -9,7 +9,6 @@ import (
 	stdhtml "html"
 	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -156,11 +156,13 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 		return pg, errs
 	}
 	if err := data.Decode(&node); err != nil {
-		// YAML also counts a lone \r as a line break, and puts an
-		// "unexpected end" past the last line: keep the line inside the
-		// front matter, whose closing --- is the last it may name.
-		line := min(1+yamlErrLine(err), frontMatterEndLine(src))
-		errs = append(errs, sim.Error{File: file, Pos: sim.Pos{Line: line, Col: 1}, Msg: "front matter: " + yamlErrMsg(err)})
+		// The YAML starts on the file's second line. YAMLError keeps the
+		// place inside the YAML, so a lone \r (a line break to YAML, not
+		// to the file) or an "unexpected end" cannot name a line past the
+		// front matter's closing ---.
+		pos, msg := scenario.YAMLError(frontMatterYAML(src), err, "front matter")
+		pos.Line = min(pos.Line+1, frontMatterEndLine(src))
+		errs = append(errs, sim.Error{File: file, Pos: pos, Msg: "front matter: " + msg})
 		return pg, errs
 	}
 	errs = append(errs, pg.readFrontMatter(&node)...)
@@ -234,6 +236,13 @@ func frontMatterEndLine(src []byte) int {
 		}
 	}
 	return len(lines)
+}
+
+// frontMatterYAML is the text between the front matter's --- lines.
+func frontMatterYAML(src []byte) []byte {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	end := frontMatterEndLine(src) - 1 // index of the closing ---
+	return bytes.Join(lines[1:max(end, 1)], nil)
 }
 
 // hasFrontMatter reports whether src opens with a --- line that a later
@@ -340,27 +349,6 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) sim.ErrorList {
 		errs = append(errs, sim.Error{File: pg.File, Pos: sim.Pos{Line: 1, Col: 1}, Msg: "front matter has no title (add title: …)"})
 	}
 	return errs
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
-
-// yamlErrLine extracts the line of a YAML syntax error (0 if none).
-func yamlErrLine(err error) int {
-	m := yamlLineRE.FindStringSubmatch(err.Error())
-	if m == nil {
-		return 1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
-// yamlErrMsg strips the "yaml: line N: " prefix.
-func yamlErrMsg(err error) string {
-	s := err.Error()
-	if m := yamlLineRE.FindStringIndex(s); m != nil {
-		return s[m[1]:]
-	}
-	return strings.TrimPrefix(s, "yaml: ")
 }
 
 // nearest returns the candidate within edit distance 2 of s (the closest,

@@ -635,12 +635,12 @@ func TestUnclosedFence(t *testing.T) {
 		want []string
 	}{
 		// The text it swallowed is no scenario either, and says so too.
-		{"```kflow\nid: o\nbeats: 2\n\n## Next section\n\nText.", []string{msg(4, "```"), "content/a.md:10:1: invalid YAML: could not find expected ':'"}},
+		{"```kflow\nid: o\nbeats: 2\n\n## Next section\n\nText.", []string{msg(4, "```"), "content/a.md:10:1: invalid YAML: could not find expected ':' (the text here reads as a key and needs a colon after it)"}},
 		{"- ```kflow\n  id: h\n  beats: 2\n```\n", []string{msg(4, "```")}},
 		{"> ```kflow\n> id: h\n> beats: 2\n```\n", []string{msg(4, "```")}},
 		// ``` inside a ~~~ fence is part of the scenario, not its end.
-		{"~~~kflow\nid: h\nbeats: 2\n```\n~~~\n", []string{"content/a.md:7:1: invalid YAML: found character that cannot start any token"}},
-		{"````kflow\nid: h\nbeats: 2\n```\n", []string{msg(4, "````"), "content/a.md:7:1: invalid YAML: found character that cannot start any token"}},
+		{"~~~kflow\nid: h\nbeats: 2\n```\n~~~\n", []string{"content/a.md:7:1: invalid YAML: '`' cannot start a key or a plain value (YAML reserves it): put the text in quotes"}},
+		{"````kflow\nid: h\nbeats: 2\n```\n", []string{msg(4, "````"), "content/a.md:7:1: invalid YAML: '`' cannot start a key or a plain value (YAML reserves it): put the text in quotes"}},
 	} {
 		_, err := Generate(Options{Content: fstest.MapFS{"a.md": page("title: A", c.body)}, ContentName: "content"})
 		got := ""
@@ -706,6 +706,30 @@ func TestFrontMatterStrict(t *testing.T) {
 		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte(c.src)}}, ContentName: "content"})
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q:\ngot  %v\nwant %s", c.src, err, c.want)
+		}
+	}
+}
+
+// TestFrontMatterSyntaxColumns: a YAML syntax error in front matter names
+// the line and column at fault in the file (the YAML starts on line 2),
+// as a fence's does: the character or token the parser stopped at, or where
+// the quote or bracket left open began.
+func TestFrontMatterSyntaxColumns(t *testing.T) {
+	for _, c := range []struct{ fm, want string }{
+		{"title: A\n\tweight: 2", "3:1: front matter: tab character: YAML indents with spaces only"},
+		{"title: A\nsummary: \"open\nweight: 2", "3:10: front matter: invalid YAML: the quoted value opened here is never closed: add its closing quote"},
+		{"title: A\nsummary: [one, two\nweight: 2", "3:10: front matter: invalid YAML: did not find expected ',' or ']' (the […] list opened here is not closed)"},
+		{"title: A\nsummary: {x: 1\nweight: 2", "3:10: front matter: invalid YAML: did not find expected ',' or '}' (the {…} mapping opened here is not closed)"},
+		{"title: A\n  weight: 2", "3:3: front matter: invalid YAML: mapping values are not allowed in this context (check this line's indentation against the lines above)"},
+		{"title: A\nsummary: x\n    weight: 1", "4:5: front matter: invalid YAML: mapping values are not allowed in this context (check this line's indentation against the lines above)"},
+		{"title: A\nsummary:\n    a: 1\n  b: 2", "5:3: front matter: invalid YAML: did not find expected key (check this line's indentation against the lines above)"},
+		{"title: Acks: all", "2:12: front matter: invalid YAML: mapping values are not allowed in this context (a value holding \": \" must be in quotes)"},
+		{"title: `acks`", "2:8: front matter: invalid YAML: '`' cannot start a key or a plain value (YAML reserves it): put the text in quotes"},
+		{"title: A\ntitle: B", `3:1: duplicate front matter field "title"`},
+	} {
+		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\n" + c.fm + "\n---\n\nText.\n")}}, ContentName: "content"})
+		if want := "content/a.md:" + c.want; err == nil || err.Error() != want {
+			t.Errorf("%q:\ngot  %v\nwant %s", c.fm, err, want)
 		}
 	}
 }

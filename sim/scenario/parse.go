@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -297,62 +296,6 @@ func splitYAMLError(err string) (line, msg string, ok bool) {
 	return "", rest, true
 }
 
-// parserProblems are the messages of yaml's parser stage (as opposed to its
-// scanner); yaml reports their line counted from 0, so Parse adds 1.
-var parserProblems = map[string]bool{
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected <document start>": true,
-	"did not find expected <stream-start>":   true,
-	"did not find expected key":              true,
-	"did not find expected node content":     true,
-	"found duplicate %TAG directive":         true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found undefined tag handle":             true,
-}
-
-// contextProblems are the parser problems for which yaml reports the line
-// where the enclosing block began (its "context"), not the line at fault.
-var contextProblems = map[string]bool{
-	"did not find expected '-' indicator": true,
-	"did not find expected key":           true,
-}
-
-// problemLine finds the line at fault for a context problem reported at
-// line from (1-based): the first line k, from on, such that the text up
-// to and including line k fails with the same message. Prefixes that end
-// before the fault parse, and those past it fail, so a binary search takes
-// about log2(lines) parses. A prefix that fails otherwise (cut inside a
-// {…} spanning lines) counts as parsing. It returns from when no later
-// line qualifies.
-func problemLine(lines [][]byte, from int, msg string) int {
-	fails := func(k int) bool {
-		var n yaml.Node
-		prefix := append(bytes.Join(lines[:k], []byte("\n")), '\n') // a line ends, as in the file
-		err := safeDecode(yaml.NewDecoder(bytes.NewReader(prefix)), &n)
-		if err == nil || errors.Is(err, io.EOF) {
-			return false
-		}
-		_, m, ok := splitYAMLError(err.Error())
-		return ok && m == msg
-	}
-	lo, hi := from-1, len(lines) // lines[:lo] holds no fault; lines[:hi] does
-	if lo < 0 || lo >= hi || !fails(hi) {
-		return from
-	}
-	for lo+1 < hi {
-		mid := (lo + hi) / 2
-		if fails(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
-}
-
 // decode reads the single YAML document in src and returns its root node,
 // or nil after reporting why it cannot.
 func (p *parser) decode() (root *yaml.Node) {
@@ -398,94 +341,6 @@ func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 		}
 	}()
 	return dec.Decode(n)
-}
-
-// yamlError turns a syntax error of the YAML library into a positioned
-// Error, with a hint for the usual mistakes.
-func (p *parser) yamlError(err error) {
-	msg := err.Error()
-	line := 1
-	if num, m, ok := splitYAMLError(msg); ok {
-		msg = m
-		if num != "" {
-			n, _ := strconv.Atoi(num)
-			line = n
-			if parserProblems[msg] {
-				line++
-			}
-		} else if parserProblems[msg] {
-			line = 1
-		}
-	}
-	lines := bytes.Split(p.src, []byte("\n"))
-	if contextProblems[msg] {
-		line = problemLine(lines, line, msg)
-	}
-	if line > len(lines) {
-		line = len(lines)
-	}
-	if line < 1 {
-		line = 1
-	}
-	col := 1
-	text := lines[line-1]
-	firstCol := func(set string) int {
-		if i := bytes.IndexAny(text, set); i >= 0 {
-			return utf8.RuneCount(text[:i]) + 1
-		}
-		return 0
-	}
-	if strings.Contains(msg, "tab character that violates indentation") {
-		// The library reports the line of the token before the tab; the
-		// tab is in the indentation of a line at or after it.
-		for l := line; l <= len(lines); l++ {
-			indent := len(lines[l-1]) - len(bytes.TrimLeft(lines[l-1], " \t"))
-			if i := bytes.IndexByte(lines[l-1][:indent], '\t'); i >= 0 {
-				line, text = l, lines[l-1]
-				msg = "tab character that violates indentation"
-				break
-			}
-		}
-	}
-	switch {
-	case strings.Contains(msg, "tab character that violates indentation") && firstCol("\t") > 0:
-		col = firstCol("\t")
-		msg = "tab character: YAML indents with spaces only"
-	case strings.Contains(msg, "cannot start any token") && firstCol("\t") > 0:
-		col = firstCol("\t")
-		msg = "tab character: YAML indents with spaces only"
-	case strings.HasPrefix(msg, "unknown anchor"):
-		// The library names the anchor but not where the alias is.
-		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
-		if pos, ok := findText(p.src, "*"+name); ok {
-			line, col = pos.Line, pos.Col
-		}
-		msg = fmt.Sprintf("aliases (*%s) are not supported in a scenario; write the value out", name)
-	default:
-		// Point at the first character that is not a space.
-		for i, r := range string(text) {
-			if r != ' ' {
-				col = utf8.RuneCountInString(string(text[:i])) + 1
-				break
-			}
-		}
-		switch msg {
-		case "did not find expected ',' or '}'":
-			if c := firstCol("{"); c > 0 {
-				col = c
-			}
-			msg += " (the {…} mapping opened here is not closed)"
-		case "did not find expected ',' or ']'":
-			if c := firstCol("["); c > 0 {
-				col = c
-			}
-			msg += " (the […] list opened here is not closed)"
-		case "did not find expected key", "mapping values are not allowed in this context", "did not find expected '-' indicator":
-			msg += " (check this line's indentation against the lines above)"
-		}
-		msg = "invalid YAML: " + msg
-	}
-	p.errAt(sim.Pos{Line: line, Col: col}, "%s", msg)
 }
 
 // checkNodes reports YAML features a scenario does not use: anchors,

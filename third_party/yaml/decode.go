@@ -134,7 +134,7 @@ func (p *parser) fail() {
 	} else {
 		msg = "unknown problem parsing YAML content"
 	}
-	failf("%s%s", where, msg)
+	fail(newSyntaxError("yaml: "+where+msg, &p.parser))
 }
 
 func (p *parser) anchor(n *Node, anchor []byte) {
