@@ -176,7 +176,12 @@ func (p *parser) root() *yaml.Node {
 	if root == nil {
 		return nil
 	}
-	p.checkNodes(root, 0)
+	var refs yamlRefs
+	p.checkNodes(root, 0, &refs)
+	if refs.first != nil {
+		p.errorf(refs.first, "%s", refs.message())
+		return nil
+	}
 	if root.Kind != yaml.MappingNode {
 		p.errorf(root, "a scenario is a mapping of settings such as \"id: my-figure\", not %s", kindName(root))
 		return nil
@@ -343,25 +348,84 @@ func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 	return dec.Decode(n)
 }
 
-// checkNodes reports YAML features a scenario does not use: anchors,
-// aliases, explicit tags and merge keys. depth bounds the walk.
-func (p *parser) checkNodes(n *yaml.Node, depth int) {
+// checkNodes reports explicit tags, which a scenario does not use, and
+// collects into r its anchors, aliases and merge keys. depth bounds the
+// walk.
+func (p *parser) checkNodes(n *yaml.Node, depth int, r *yamlRefs) {
 	if n == nil || depth > maxDepth {
 		return
 	}
 	if n.Anchor != "" {
-		p.errorf(n, "anchors (&%s) are not supported in a scenario; write the value out", n.Anchor)
+		r.add(n, &r.anchors)
 	}
 	if n.Kind == yaml.AliasNode {
-		p.errorf(n, "aliases (*%s) are not supported in a scenario; write the value out", n.Value)
+		r.add(n, &r.aliases)
 		return
 	}
 	if n.Style&yaml.TaggedStyle != 0 {
 		p.errorf(n, "tags (%s) are not supported in a scenario", n.Tag)
 	}
-	for _, c := range n.Content {
-		p.checkNodes(c, depth+1)
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Kind == yaml.ScalarNode && c.Tag == "!!merge" {
+			r.add(c, &r.merges)
+		}
+		p.checkNodes(c, depth+1, r)
 	}
+}
+
+// yamlRefs counts a scenario's anchors, aliases and merge keys, which it
+// does not use: one alias can stand for a whole tree (a "billion laughs"
+// fence is a few lines of anchors of aliases), so the scenario's checks
+// would say every problem once per copy. The nodes are never expanded;
+// Parse reports one error at the first, with the counts, and reads no
+// setting.
+type yamlRefs struct {
+	first                    *yaml.Node
+	anchors, aliases, merges int
+}
+
+func (r *yamlRefs) add(n *yaml.Node, count *int) {
+	if r.first == nil {
+		r.first = n
+	}
+	*count++
+}
+
+// message is the one error for r (r.first != nil).
+func (r *yamlRefs) message() string {
+	n := r.first
+	if r.anchors+r.aliases+r.merges == 1 {
+		switch {
+		case r.merges == 1:
+			return "merge keys (<<) are not supported in a scenario; write the settings out"
+		case n.Kind == yaml.AliasNode:
+			return fmt.Sprintf("aliases (*%s) are not supported in a scenario; write the value out", n.Value)
+		}
+		return fmt.Sprintf("anchors (&%s) are not supported in a scenario; write the value out", n.Anchor)
+	}
+	var counts []string
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{r.anchors, "anchor"}, {r.aliases, "alias"}, {r.merges, "merge key"}} {
+		switch {
+		case c.n == 1:
+			counts = append(counts, "1 "+c.name)
+		case c.n > 1 && c.name == "alias":
+			counts = append(counts, fmt.Sprintf("%d aliases", c.n))
+		case c.n > 1:
+			counts = append(counts, fmt.Sprintf("%d %ss", c.n, c.name))
+		}
+	}
+	first := "&" + n.Anchor
+	switch {
+	case n.Kind == yaml.AliasNode:
+		first = "*" + n.Value
+	case n.Tag == "!!merge" && n.Anchor == "":
+		first = "<<"
+	}
+	return fmt.Sprintf("anchors, aliases and merge keys are not supported in a scenario; write each value out (this scenario has %s; the first, %s, is here)",
+		strings.Join(counts, ", "), first)
 }
 
 // maxDepth bounds nesting; no scenario value nests deeper than 4.
