@@ -59,6 +59,7 @@ func newFigureCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd.Flags().IntVar(&o.beat, "beat", -1, "the beat an svg export draws (0 is the initial state)")
 	cmd.Flags().BoolVar(&o.compare, "compare", false, "in an svg export, draw the compare run (the right-hand side of a side-by-side figure)")
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "file to write (default: standard output)")
+	addScenarioCompletion(cmd)
 	return cmd
 }
 

@@ -47,6 +47,7 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to run when the page has several")
 	cmd.Flags().BoolVar(&o.compare, "compare", false, "run the scenario's compare run (the right-hand side of a side-by-side figure)")
+	addScenarioCompletion(cmd)
 	return cmd
 }
 

@@ -90,6 +90,59 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
+// Completion of sim's and figure's FILE and --scenario, through cobra's
+// hidden __complete command that the shell scripts call: --scenario lists
+// the ids of the page given, built-in guide pages included, with their
+// titles; FILE lists local pages, scenarios and folders, then the guide's
+// pages.
+func TestCompleteScenario(t *testing.T) {
+	complete := func(args ...string) []string {
+		t.Helper()
+		code, stdout, _ := kflowgen(t, append([]string{"__complete"}, args...)...)
+		if code != 0 {
+			t.Fatalf("__complete %q: exit %d", args, code)
+		}
+		return strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	}
+	ids := func(lines []string) string {
+		var out []string
+		for _, l := range lines {
+			id, _, _ := strings.Cut(l, "\t")
+			out = append(out, id)
+		}
+		return strings.Join(out, " ")
+	}
+	// This folder has no acks.md: the built-in guide's page.
+	if got, want := ids(complete("sim", "acks.md", "--scenario", "")), "acks-one-loss acks-zero acks-one acks-all :4"; got != want {
+		t.Errorf("sim acks.md --scenario: got %q, want %q", got, want)
+	}
+	if got, want := ids(complete("figure", "acks.md", "--scenario", "acks-z")), "acks-zero :4"; got != want {
+		t.Errorf("figure acks.md --scenario acks-z: got %q, want %q", got, want)
+	}
+	if got := complete("sim", "acks.md", "--scenario", "acks-all"); !strings.HasPrefix(got[0], "acks-all\tacks=all, min.insync.replicas=2") {
+		t.Errorf("no title with the id: %q", got)
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "mine.md"), "---\ntitle: Mine\n---\n\n```kflow\nid: first\n```\n\n```kflow\nid: broken\nbrokers: x\n```\n\n```kflow\nid: second\ntitle: Second one\n```\n")
+	write(t, filepath.Join(dir, "one.yaml"), "id: bare\n")
+	write(t, filepath.Join(dir, "sub", "x.md"), "")
+	write(t, filepath.Join(dir, "notes.txt"), "")
+	if got, want := ids(complete("sim", filepath.Join(dir, "mine.md"), "--scenario", "")), "first second :4"; got != want {
+		t.Errorf("a local page: got %q, want %q (a fence that does not parse is left out)", got, want)
+	}
+	if got, want := ids(complete("sim", filepath.Join(dir, "one.yaml"), "--scenario", "")), "bare :4"; got != want {
+		t.Errorf("a bare scenario: got %q, want %q", got, want)
+	}
+	d := filepath.ToSlash(dir) + "/"
+	if got, want := ids(complete("sim", d)), d+"mine.md "+d+"one.yaml "+d+"sub/ :6"; got != want {
+		t.Errorf("FILE in a folder: got %q, want %q (no .txt; a folder without a space after it)", got, want)
+	}
+	got := complete("figure", "share")
+	if ids(got) != "share-group.md :4" || !strings.Contains(got[0], "\tShare group (built-in guide)") {
+		t.Errorf("FILE naming a guide page: got %q", got)
+	}
+}
+
 // This package's folder has no acks.md, so sim reads the guide's own,
 // and says so; a name the guide does not have is still an error, and
 // names the pages it could have read.
