@@ -249,8 +249,8 @@ func describe(e Event) string {
 		if detail == "" {
 			detail = "no members"
 		}
-		return e.Group + " group epoch " + strconv.Itoa(e.GroupEpoch) + ", " + strconv.Itoa(e.MembersPerPartition) +
-			" member(s) per partition: " + detail
+		return e.Group + " group epoch " + strconv.Itoa(e.GroupEpoch) + ", " + plural(int64(e.MembersPerPartition), "member") +
+			" per partition: " + detail
 	case KindShareStart:
 		return e.Group + " " + p + " share-partition start offset " + strconv.FormatInt(e.Offset, 10) +
 			" (share.auto.offset.reset=" + e.AutoOffsetReset + ")"
