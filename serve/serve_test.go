@@ -321,6 +321,31 @@ func TestNewFolderWatched(t *testing.T) {
 	}
 }
 
+// TestLinkedFolderWatched: a symbolic link to a folder outside the
+// content folder is read as the build reads it (its page is a page of the
+// section named by the link), and a save in the linked folder rebuilds,
+// because the watch follows the link.
+func TestLinkedFolderWatched(t *testing.T) {
+	dir := smallSite(t)
+	shared := t.TempDir()
+	write(t, filepath.Join(shared, "c.md"), fencePage("C", "three", "Shared page", "beats: 2"))
+	if err := os.Symlink(shared, filepath.Join(dir, "linked")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
+	r := get(t, base+"/linked/c.html")
+	if r.status != 200 || !strings.Contains(r.body, "Shared page") {
+		t.Fatalf("linked page: %d\n%s", r.status, r.body)
+	}
+	sc := listen(t, base, "linked/c.html", version(t, r.body))
+	sc.expect(t, "fixed")
+	write(t, filepath.Join(shared, "c.md"), fencePage("C", "three", "Edited through the link", "beats: 2"))
+	sc.expect(t, "reload")
+	if r := get(t, base+"/linked/c.html"); !strings.Contains(r.body, "Edited through the link") {
+		t.Fatalf("edit in the linked folder not built:\n%s", r.body)
+	}
+}
+
 // TestFirstBuildBroken starts on a broken site: pages show the error, and
 // the first good build reloads them.
 func TestFirstBuildBroken(t *testing.T) {

@@ -15,27 +15,62 @@ import (
 )
 
 // addTree watches dir and every folder below it (fsnotify watches one
-// folder at a time). Hidden folders (.git, .cache, …) are skipped.
+// folder at a time). Hidden folders (.git, .cache, …) are skipped. A
+// symbolic link to a folder is followed, as the build reads pages through
+// one (site's readPages), unless it leads back to a folder holding it; the
+// watch is added under the link's name, so events name the pages as the
+// build does.
 func (s *Server) addTree(dir string) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			// A folder removed while we walk: nothing to watch there.
-			if p != dir && errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if !d.IsDir() {
+	return s.addFolder(dir, true)
+}
+
+func (s *Server) addFolder(dir string, root bool) error {
+	if err := s.watcher.Add(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		// A folder removed while we walk: nothing to watch there.
+		if !root && errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		if p != dir && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
 		}
-		if err := s.watcher.Add(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		p := filepath.Join(dir, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			if err != nil || !st.IsDir() || linksBack(p, st) {
+				continue
+			}
+		} else if !e.IsDir() {
+			continue
+		}
+		if err := s.addFolder(p, false); err != nil {
 			return err
 		}
-		return nil
-	})
+	}
+	return nil
+}
+
+// linksBack reports whether the link at p, to the folder st, leads to a
+// folder that holds p.
+func linksBack(p string, st fs.FileInfo) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return true
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if up, err := os.Stat(dir); err == nil && os.SameFile(up, st) {
+			return true
+		}
+		if filepath.Dir(dir) == dir {
+			return false
+		}
+	}
 }
 
 // watch batches watcher events and rebuilds after each batch, until ctx is

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	stdhtml "html"
 	"io/fs"
+	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -512,10 +513,30 @@ func (headingRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // (file names prefixed with contentName), and the walk goes on, so every
 // such file is reported at once; an error of the walk itself (a folder
 // that cannot be read) ends it.
+//
+// A symbolic link to a folder is followed, as Hugo follows one: its pages
+// are pages of the folder the link stands in, under the link's name. A link
+// through which the walk comes back to a folder it is already in (the link
+// leads to itself, to a folder above it, or to one that holds the content
+// folder, directly or through more links) would be followed forever: that
+// is an error at the link, naming the folder it comes back to, and nothing
+// under the link is read. A link to nothing, or to something that is
+// neither a folder nor a page, is left alone unless its name ends in .md.
 func readPages(fsys fs.FS, contentName string) ([]string, error) {
 	var paths []string
 	var errs sim.ErrorList
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	var links []string       // links to folders followed, outer first
+	bad := map[string]bool{} // followed links that loop
+	underBad := func(p string) bool {
+		for _, l := range links {
+			if bad[l] && (p == l || strings.HasPrefix(p, l+"/")) {
+				return true
+			}
+		}
+		return false
+	}
+	var visit fs.WalkDirFunc
+	visit = func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -525,6 +546,48 @@ func readPages(fsys fs.FS, contentName string) ([]string, error) {
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if underBad(p) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		isLink := d.Type()&fs.ModeSymlink != 0 && path.Ext(name) != ".md"
+		var info fs.FileInfo
+		if isLink {
+			if info, err = fs.Stat(fsys, p); err != nil || !info.IsDir() {
+				return nil
+			}
+		}
+		// Only a link can bring the walk back to a folder it is in: check
+		// each link, and each folder under one.
+		if blame := deepestLink(links, p, isLink); blame != "" && (isLink || d.IsDir()) {
+			if info == nil {
+				if info, err = fs.Stat(fsys, p); err != nil {
+					return err
+				}
+			}
+			if loop, ok := walkedInto(fsys, p, info); ok {
+				if !bad[blame] {
+					bad[blame] = true
+					at := ""
+					if blame != p {
+						at = " (at " + sim.EscapeName(path.Join(contentName, p)) + ")"
+					}
+					errs = append(errs, sim.Error{File: path.Join(contentName, blame), Pos: sim.Pos{Line: 1, Col: 1},
+						Msg: "following this symbolic link comes back to " + sim.EscapeName(path.Join(contentName, loop)) + at +
+							", a folder the walk is already in, so its pages would never end; remove the link or point it elsewhere"})
+				}
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+		}
+		if isLink {
+			links = append(links, p)
+			return fs.WalkDir(fsys, p, visit)
 		}
 		if !d.IsDir() && path.Ext(name) == ".md" {
 			// Reading a named pipe or a device would block or never end;
@@ -537,14 +600,44 @@ func readPages(fsys fs.FS, contentName string) ([]string, error) {
 			paths = append(paths, p)
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := fs.WalkDir(fsys, ".", visit); err != nil {
 		return nil, err
 	}
 	if len(errs) > 0 {
+		errs.Sort()
 		return nil, errs
 	}
 	return paths, nil
+}
+
+// deepestLink is p itself when p is a link about to be followed, else the
+// innermost followed link that holds p, or "" when none does.
+func deepestLink(links []string, p string, isLink bool) string {
+	if isLink {
+		return p
+	}
+	best := ""
+	for _, l := range links {
+		if strings.HasPrefix(p, l+"/") && len(l) > len(best) {
+			best = l
+		}
+	}
+	return best
+}
+
+// walkedInto returns the folder on p's path above it ("." included) that
+// is the folder p is (info), if any. Every endless walk through links
+// passes a folder it is already in, so this check ends each one.
+func walkedInto(fsys fs.FS, p string, info fs.FileInfo) (string, bool) {
+	for dir := path.Dir(p); ; dir = path.Dir(dir) {
+		if up, err := fs.Stat(fsys, dir); err == nil && os.SameFile(up, info) {
+			return dir, true
+		}
+		if dir == "." {
+			return "", false
+		}
+	}
 }
 
 // notAPage says why the *.md at p, of type t, cannot be read as a page,

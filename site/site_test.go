@@ -691,6 +691,65 @@ func TestPageNotAFile(t *testing.T) {
 	}
 }
 
+// TestLinkedFolders: a symbolic link to a folder is followed (its pages
+// are the pages of a section named by the link, as if the folder were
+// there), and a link through which the walk comes back to a folder it is
+// in — the link's own folder, the folder holding the content folder (found
+// one level down), or through two links — is an error at the link naming
+// that folder, each once, all of them in one run. A link to nothing that
+// is not named *.md is left alone.
+func TestLinkedFolders(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "content")
+	shared := filepath.Join(root, "shared")
+	mk := func(p string, data []byte) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, at string) {
+		t.Helper()
+		if err := os.Symlink(target, at); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+	}
+	mk(filepath.Join(dir, "index.md"), page("title: Home", "Text.").Data)
+	mk(filepath.Join(dir, "real", "a.md"), page("title: A", "Text.").Data)
+	mk(filepath.Join(shared, "b.md"), page("title: B", "Text.").Data)
+	link(shared, filepath.Join(dir, "linked"))
+	link("nowhere", filepath.Join(dir, "dangling"))
+	s, err := Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, pg := range s.Pages {
+		got = append(got, pg.Path)
+	}
+	if want := "linked/b.md real/a.md"; strings.Join(got, " ") != want {
+		t.Errorf("pages %q, want %q", got, want)
+	}
+
+	link(".", filepath.Join(dir, "real", "self"))
+	link("..", filepath.Join(shared, "up"))
+	mk(filepath.Join(root, "x", "c.md"), page("title: C", "Text.").Data)
+	mk(filepath.Join(root, "y", "d.md"), page("title: D", "Text.").Data)
+	link(filepath.Join(root, "y"), filepath.Join(root, "x", "toy"))
+	link(filepath.Join(root, "x"), filepath.Join(root, "y", "tox"))
+	link(filepath.Join(root, "x"), filepath.Join(dir, "x"))
+	_, err = Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
+	want := "content/linked/up:1:1: following this symbolic link comes back to content (at content/linked/up/content), a folder the walk is already in, so its pages would never end; remove the link or point it elsewhere\n" +
+		"content/real/self:1:1: following this symbolic link comes back to content/real, a folder the walk is already in, so its pages would never end; remove the link or point it elsewhere\n" +
+		"content/x/toy/tox:1:1: following this symbolic link comes back to content/x, a folder the walk is already in, so its pages would never end; remove the link or point it elsewhere"
+	if err == nil || err.Error() != want {
+		t.Errorf("loops: got\n%v\nwant\n%s", err, want)
+	}
+}
+
 // TestFrontMatterStrict: a quoted or huge weight, an overlong title and
 // front matter that is opened but never closed each get their own message.
 func TestFrontMatterStrict(t *testing.T) {
