@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -333,5 +335,73 @@ func TestBeatMentionsAreLinks(t *testing.T) {
 	}
 	if links < 50 {
 		t.Errorf("the walk saw %d links in the guide's prose, want at least 50: is it broken?", links)
+	}
+}
+
+// TestGuidePostersTellTheStory: a figure's poster (the picture readers
+// without JavaScript get, and where it opens) is the beat its page's prose
+// says the figure is about, not merely its busiest beat. For each figure
+// whose busiest beat is a routine one, the poster beat must hold the event
+// (or carry the note) that the prose names.
+func TestGuidePostersTellTheStory(t *testing.T) {
+	want := map[string]string{ // fence id → text of an event or note at its poster
+		"fails-every-time": "archived: released by workers-1 at delivery count 3",
+		"limit-five":       "archived: released by workers-1 at delivery count 5",
+		"stop-holding":     "lock of workers-2 expired",
+		"stop-then-fence":  "fenced readers-1",
+		"slow-consumer":    "no poll for 5 beats (max.poll.interval)",
+		"retry-duplicate":  "broker 2 appended record 1 to p0 at offset 1",
+		"group-or-share":   "acquired p0 offset 5",
+		"window-held":      "the start offset stays at 0",
+		"below-the-hw":     "the high watermark is frozen at 1",
+		"stall":            "the high watermark still 0: a consumer can read none of them",
+	}
+	pages, err := fs.Glob(content.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range pages {
+		src, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range FindFences(src) {
+			parsed := fence.Parse(f.Body)
+			sc := parsed.Scenario
+			text, ok := want[sc.ID]
+			if !ok {
+				continue
+			}
+			seen[sc.ID] = true
+			if !sc.HasPoster {
+				t.Errorf("%s: %s has no poster:", p, sc.ID)
+				continue
+			}
+			var at []string
+			for _, n := range sc.Notes {
+				if n.At == sc.Poster {
+					at = append(at, n.Text)
+				}
+			}
+			for _, run := range []*sim.Scenario{sc, parsed.Compare} { // a side-by-side figure: either run
+				if run == nil {
+					continue
+				}
+				if tr := sim.Run(run); sc.Poster < len(tr.Beats) {
+					for _, e := range tr.Beats[sc.Poster].Events {
+						at = append(at, e.String())
+					}
+				}
+			}
+			if !strings.Contains(strings.Join(at, "\n"), text) {
+				t.Errorf("%s: %s's poster, beat %d, does not show %q; it holds:\n%s", p, sc.ID, sc.Poster, text, strings.Join(at, "\n"))
+			}
+		}
+	}
+	for id := range want {
+		if !seen[id] {
+			t.Errorf("no guide figure %s", id)
+		}
 	}
 }
