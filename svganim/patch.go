@@ -102,7 +102,7 @@ func (u *union) beat(bi int) (ms []mark, gone []bool) {
 // class. Beats are drawn in parallel (drawAll) and merged in beat order.
 func unite(s *scene) *union {
 	index := map[string]int{}
-	var all []mark
+	var all []*mark // each mark's first appearance, kept in the arena
 	var runs [][]state
 	var prev, cur []int // the marks drawn at the previous and this beat, in drawing order
 	var seen []int      // seen[i]: 1 + the last beat index mark i was drawn at
@@ -128,17 +128,20 @@ func unite(s *scene) *union {
 			if i < 0 {
 				i = len(all)
 				index[m.id] = i
-				all = append(all, *m)
+				k := arena.keep(m)
+				all = append(all, k)
 				seen = append(seen, 0)
 				pos = append(pos, 0)
-				k := arena.keep(m)
+				// Room for a few changes: most marks change a few times.
+				rs := make([]state, 0, 4)
 				if bi == 0 {
-					runs = append(runs, []state{{0, true, k}})
+					rs = append(rs, state{0, true, k})
 				} else {
-					runs = append(runs, []state{{0, false, k}, {bi, true, k}})
+					rs = append(rs, state{0, false, k}, state{bi, true, k})
 				}
+				runs = append(runs, rs)
 			} else {
-				if o := &all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
+				if o := all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
 					panic(fmt.Sprintf("svganim: mark %q changes its layer, shape or size between beats", m.id))
 				}
 				if seen[i] == bi+1 {
@@ -168,10 +171,10 @@ func unite(s *scene) *union {
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(a, b int) bool { return before(&all[order[a]], &all[order[b]]) })
+	sort.Slice(order, func(a, b int) bool { return before(all[order[a]], all[order[b]]) })
 	u := &union{marks: make([]mark, len(all)), runs: make([][]state, len(all)), beats: len(s.t.Beats)}
 	for p, i := range order {
-		u.marks[p] = all[i]
+		u.marks[p] = *all[i]
 		u.runs[p] = runs[i]
 	}
 	return u

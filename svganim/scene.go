@@ -118,6 +118,10 @@ type scene struct {
 	shareLbl []string
 	// tokenWide holds each message token's width (tokenWidths), by mark id.
 	tokenWide map[string]int
+	// wires holds each beat's messages and their tokens' places and
+	// texts (wireBeat), found once by tokenWidths; the drawing
+	// goroutines only read it.
+	wires []*wireBeat
 }
 
 // reuse holds marks already drawn, keyed by everything they are drawn
@@ -383,7 +387,7 @@ func (s *scene) drawInto(bi int, ms []mark) []mark {
 	for gi := range s.l.Groups {
 		s.drawGroup(b, gi, add)
 	}
-	s.drawWire(b, add)
+	s.drawWire(bi, add)
 	return ms
 }
 

@@ -331,47 +331,94 @@ func (s *scene) wireMessages(b *sim.Beat) []sim.Message {
 	return out
 }
 
-// drawWire draws beat b's messages (wireMessages) as tokens in the gutter.
-func (s *scene) drawWire(b *sim.Beat, add func(mark)) { s.wireMarks(b, add, true) }
+// drawWire draws beat bi's messages (wireMessages) as tokens in the gutter.
+func (s *scene) drawWire(bi int, add func(mark)) { s.wireMarks(bi, add, true) }
 
-// wireMarks is drawWire; without full, only the tokens' ids and widths are
-// right (tokenWidths reads no more): no titles, classes or arrows are
-// made.
-func (s *scene) wireMarks(b *sim.Beat, add func(mark), full bool) {
-	msgs := s.wireMessages(b)
-	if len(msgs) == 0 || len(s.l.Wires) == 0 {
-		return
+// wireBeat is what the tokens of one beat are drawn from: the beat's
+// messages (wireMessages) and, for each, where its token goes and what it
+// says. tokenWidths finds them for every beat (it needs their ids and
+// texts) and keeps them in scene.wires, so that drawing a beat does not
+// build its tokens' ids and texts a second time.
+type wireBeat struct {
+	msgs []sim.Message
+	toks []wireToken // toks[i] is msgs[i]'s
+}
+
+// wireToken is a message's token as wireMarks places it: ok says the
+// message has a column and both ends; y0 and y1 are its ends' rows, pair
+// names them, k counts the messages drawn between them before this one
+// at this beat, id is the token mark's id, text its text (arrow
+// included), refused says it is a refusal and tw is its text's width.
+type wireToken struct {
+	ok             bool
+	y0, y1, k, tw  int
+	pair, id, text string
+	refused        bool
+}
+
+// wireBeatAt returns beat bi's wireBeat: the one tokenWidths kept, or
+// found now.
+func (s *scene) wireBeatAt(bi int) *wireBeat {
+	if bi < len(s.wires) && s.wires[bi] != nil {
+		return s.wires[bi]
+	}
+	b := &s.t.Beats[bi]
+	wb := &wireBeat{msgs: s.wireMessages(b)}
+	if len(wb.msgs) == 0 || len(s.l.Wires) == 0 {
+		return wb
 	}
 	w := s.wire
-	type placed struct {
-		col string
-		y   int
-	}
-	var taken []placed
+	wb.toks = make([]wireToken, len(wb.msgs))
 	pairs := map[string]int{} // messages drawn so far this beat, by their two ends
-	for i := range msgs {
-		m := &msgs[i]
-		ch := wireChannel(m, w.groups)
-		col, ok := w.cols[ch]
-		if !ok {
+	for i := range wb.msgs {
+		m, t := &wb.msgs[i], &wb.toks[i]
+		if _, ok := w.cols[wireChannel(m, w.groups)]; !ok {
 			continue
 		}
 		y0, y1, n0, n1, ok := w.ends(m)
 		if !ok {
 			continue
 		}
-		pair := n0 + "-" + n1
-		k := pairs[pair]
-		pairs[pair]++
-		id := "wt-" + pair + "-" + itoa(k)
+		t.ok, t.y0, t.y1 = true, y0, y1
+		t.pair = n0 + "-" + n1
+		t.k = pairs[t.pair]
+		pairs[t.pair]++
+		t.id = "wt-" + t.pair + "-" + itoa(t.k)
 		txt, refused := wireText(m)
 		// A refusal's token leads with its ✗, not the arrow's direction
 		// (the arrow beside it shows that), so that the longest error
 		// code leaves the logs their room.
-		arrow := wireArrow(y0, y1, refused)
+		t.text, t.refused = wireArrow(y0, y1, refused)+txt, refused
 		// The pill is as wide as the widest text its mark ever holds (a
 		// mark keeps its size; tokenWidths), the column as its widest pill.
-		tw := tokenW(arrow + txt)
+		t.tw = tokenW(t.text)
+	}
+	return wb
+}
+
+// wireMarks is drawWire; without full, only the tokens' ids and widths are
+// right (tokenWidths reads no more): no titles, classes or arrows are
+// made.
+func (s *scene) wireMarks(bi int, add func(mark), full bool) {
+	wb := s.wireBeatAt(bi)
+	if len(wb.toks) == 0 {
+		return
+	}
+	b := &s.t.Beats[bi]
+	w := s.wire
+	type placed struct {
+		col string
+		y   int
+	}
+	var taken []placed
+	for i := range wb.msgs {
+		m, t := &wb.msgs[i], &wb.toks[i]
+		if !t.ok {
+			continue
+		}
+		ch := wireChannel(m, w.groups)
+		col := w.cols[ch]
+		y0, y1, pair, id, tw := t.y0, t.y1, t.pair, t.id, t.tw
 		if !full {
 			add(mark{id: id, shape: shWire, w: min(tw, col.W)})
 			continue
@@ -389,7 +436,7 @@ func (s *scene) wireMarks(b *sim.Beat, add func(mark), full bool) {
 		}
 		// One arrow per pair of ends, fixed in place; the tokens on it
 		// move (their position is tracked) as the stack changes.
-		if k == 0 && y0 != y1 {
+		if t.k == 0 && y0 != y1 {
 			cls := "kf-arrow " + dir
 			if m.Dropped {
 				cls += " kf-dropped"
@@ -414,7 +461,7 @@ func (s *scene) wireMarks(b *sim.Beat, add func(mark), full bool) {
 		taken = append(taken, placed{ch, y})
 		cls := "kf-msg " + dir + " kf-w-" + string(m.Kind)
 		cls += s.wireKeys(b, m)
-		if refused {
+		if t.refused {
 			cls += " kf-refused"
 		}
 		if m.Dropped {
@@ -425,7 +472,7 @@ func (s *scene) wireMarks(b *sim.Beat, add func(mark), full bool) {
 		}
 		add(mark{id: id, layer: layerToken, shape: shWire, cls: cls,
 			x: col.X, y: y, w: min(tw, col.W), h: tokenH,
-			text: [3]string{arrow + txt}, title: title})
+			text: [3]string{t.text}, title: title})
 	}
 }
 
@@ -449,8 +496,10 @@ func (s *scene) tokenWidths() map[string]int {
 	wide := map[string]int{}
 	ms := s.tokenWide
 	s.tokenWide = nil
+	s.wires = make([]*wireBeat, len(s.t.Beats))
 	for bi := range s.t.Beats {
-		s.wireMarks(&s.t.Beats[bi], func(m mark) {
+		s.wires[bi] = s.wireBeatAt(bi)
+		s.wireMarks(bi, func(m mark) {
 			if m.shape == shWire {
 				wide[m.id] = max(wide[m.id], m.w)
 			}
