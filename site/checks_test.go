@@ -1,6 +1,7 @@
 package site
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -71,5 +72,22 @@ func TestMarkdownSlips(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLineIndexStartsEveryLine: newLineIndex holds the start of every
+// line, the first at 0 and one past each newline, for pages with and
+// without a last newline, empty lines, CRLF and no newline at all.
+func TestLineIndexStartsEveryLine(t *testing.T) {
+	for _, src := range []string{"", "\n", "a", "a\n", "a\nb", "\n\n\n", "ab\r\ncd\r\n", "x\n\ny\n\n", strings.Repeat("line\n", 300) + "end"} {
+		want := lineIndex{0}
+		for i := range len(src) {
+			if src[i] == '\n' {
+				want = append(want, i+1)
+			}
+		}
+		if got := newLineIndex([]byte(src)); !slices.Equal(got, want) {
+			t.Errorf("newLineIndex(%q) = %v, want %v", src, got, want)
+		}
 	}
 }
