@@ -158,8 +158,16 @@ const MaxHeadline = 120
 // ": ", "; " or ", " that leaves at least 40 characters (else at the last
 // space), with "…" after it; and whether it cut.
 func shorten(s string) (string, bool) {
+	head, _, cut := split(s)
+	return head, cut
+}
+
+// split is shorten's cut, with the rest of the sentence after it ("…" and
+// the words the headline left out, the separator dropped), "" when s is
+// short enough.
+func split(s string) (string, string, bool) {
 	if utf8.RuneCountInString(s) <= MaxHeadline {
-		return s, false
+		return s, "", false
 	}
 	// The byte offset of the longest prefix that leaves room for "…".
 	limit, n := 0, 0
@@ -171,7 +179,7 @@ func shorten(s string) (string, bool) {
 		n++
 	}
 	head := s[:limit]
-	cut := -1
+	cut := -1 // byte offset in s where the headline ends
 	for _, sep := range []string{": ", "; ", ", "} {
 		if i := strings.LastIndex(head, sep); i >= 40 && i > cut {
 			cut = i
@@ -184,18 +192,21 @@ func shorten(s string) (string, bool) {
 	if cut <= 0 {
 		cut = len(head)
 	}
-	return strings.TrimRight(head[:cut], " ,;:") + "…", true
+	return strings.TrimRight(head[:cut], " ,;:") + "…", "…" + strings.TrimLeft(s[cut:], " ,;:"), true
 }
 
 // captionParts is one beat's caption as data: Head leads (the note, or the
 // headline event's sentence, cut to MaxHeadline), Under follows beneath it
-// (the engine's headline under a note; the whole sentence under a cut
-// one), and More are the other events' sentences, in the order they
-// happened, for the "n more" disclosure.
+// (the engine's headline under a note; under a cut one, the rest of its
+// sentence after "…", so that a phone's caption does not say the first
+// 120 characters twice), and More are the other events' sentences, in the
+// order they happened, for the "n more" disclosure. whole is the headline
+// event's whole sentence when Head is a cut one.
 type captionParts struct {
 	Head  string
 	Under []string
 	More  []string
+	whole string
 }
 
 // beatCaption builds beat b's caption; note is the author's text for the
@@ -208,14 +219,15 @@ func beatCaption(b *sim.Beat, note, prefix string) captionParts {
 	if h >= 0 {
 		engine = b.Events[h].String()
 	}
-	head, cut := shorten(engine)
+	head, rest, cut := split(engine)
 	switch {
 	case note != "":
 		c.Head = note
 		c.Under = append(c.Under, prefix+engine)
 	case cut:
 		c.Head = prefix + head
-		c.Under = append(c.Under, prefix+engine)
+		c.Under = append(c.Under, rest)
+		c.whole = prefix + engine
 	default:
 		c.Head = prefix + head
 	}
@@ -274,16 +286,27 @@ func (c captionParts) html(lead string, disclose bool) string {
 // second), or both follow the author's note; everything else, each
 // sentence after its run's name, goes under "n more".
 func compareCaptionParts(bi int, names [2]string, a, b *sim.Trace, note string) captionParts {
-	var lines, more []string
+	var lines, more, bare []string
 	for i, t := range []*sim.Trace{a, b} {
 		if bi >= len(t.Beats) {
 			lines = append(lines, names[i]+": ended at beat "+itoa(len(t.Beats)-1))
+			bare = append(bare, "")
 			continue
 		}
 		p := beatCaption(&t.Beats[bi], "", names[i]+": ")
 		lines = append(lines, p.Head)
-		more = append(more, p.Under...)
+		bare = append(bare, beatCaption(&t.Beats[bi], "", "").Head)
+		if p.whole != "" { // a cut headline: its whole sentence under "n more"
+			more = append(more, p.whole)
+		}
 		more = append(more, p.More...)
+	}
+	// Both runs lead with the same sentence (the same truncation, the
+	// same restart): say it once. On a phone each run's name and sentence
+	// take three lines, and the caption area is as tall as its tallest
+	// beat.
+	if bare[0] != "" && bare[0] == bare[1] {
+		lines = []string{"both runs: " + bare[0]}
 	}
 	c := captionParts{Head: lines[0], Under: lines[1:], More: more}
 	if note != "" {

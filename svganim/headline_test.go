@@ -91,8 +91,9 @@ func TestHeadlineNote(t *testing.T) {
 }
 
 // On every beat of every guide and testdata figure the headline fits in
-// MaxHeadline characters; a longer sentence is cut at a clause and is
-// written out whole beneath.
+// MaxHeadline characters; a longer sentence is cut at a clause, and the
+// rest of it follows beneath after "…": together they are the whole
+// sentence less the separator at the cut, and nothing is said twice.
 func TestHeadlinesFit(t *testing.T) {
 	cut := 0
 	for _, nt := range append(guideTraces(t), testdataTraces(t)...) {
@@ -104,8 +105,15 @@ func TestHeadlinesFit(t *testing.T) {
 			}
 			if h := headlineEvent(b); h >= 0 && c.Head != b.Events[h].String() {
 				cut++
-				if !strings.HasSuffix(c.Head, "…") || len(c.Under) != 1 || c.Under[0] != b.Events[h].String() ||
-					!strings.HasPrefix(b.Events[h].String(), strings.TrimSuffix(c.Head, "…")) {
+				whole := b.Events[h].String()
+				head := strings.TrimSuffix(c.Head, "…")
+				if !strings.HasSuffix(c.Head, "…") || len(c.Under) != 1 || !strings.HasPrefix(c.Under[0], "…") || c.whole != whole {
+					t.Errorf("%s beat %d: cut headline %q, beneath it %q", nt.name, bi, c.Head, c.Under)
+					continue
+				}
+				rest := strings.TrimPrefix(c.Under[0], "…")
+				if sep := strings.TrimSuffix(strings.TrimPrefix(whole, head), rest); !strings.HasPrefix(whole, head) || !strings.HasSuffix(whole, rest) ||
+					len(head)+len(rest) > len(whole) || strings.Trim(sep, " ,;:") != "" {
 					t.Errorf("%s beat %d: cut headline %q, beneath it %q", nt.name, bi, c.Head, c.Under)
 				}
 			}
