@@ -172,7 +172,7 @@ var pageTmpl = template.Must(template.New("playground").Parse(`<p class="pg-intr
 <div class="pg" id="pg">
 <div class="pg-edit">
 <label for="pg-text">Scenario (YAML, as inside a <code>kflow</code> fence)</label>
-<textarea id="pg-text" spellcheck="false" autocapitalize="off" autocomplete="off" rows="16">{{.Text}}</textarea>
+<textarea id="pg-text" spellcheck="false" autocapitalize="off" autocomplete="off" wrap="off" rows="16">{{.Text}}</textarea>
 <div class="pg-bar"><button type="button" id="pg-run" disabled>Run</button> <span id="pg-status" role="status">Loading the engine…</span></div>
 <ol id="pg-errors" class="pg-errors" aria-label="Problems"></ol>
 </div>
