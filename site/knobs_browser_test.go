@@ -37,7 +37,9 @@ const readKnobs = `(() => {
     Pressed: [...fig.querySelectorAll('.kf-knob')].map(g => g.querySelector('[aria-pressed=true]').textContent),
     Outcomes: [...v.querySelectorAll('.kf-svg > g.kf-card:not(.kf-gone)')].map(g =>
       g.querySelector('text').textContent + ':' + ([...g.classList].find(c => c.startsWith('kf-out-')) || '').slice(7)).sort().join(' '),
-    TableShows: fig.querySelector('.kf-outcomes caption span').textContent,
+    // The caption's names shown (after a pick it holds every
+    // combination's, one visible).
+    TableShows: [...fig.querySelectorAll('.kf-outcomes caption span')].filter(s => !s.children.length && getComputedStyle(s).visibility === 'visible').map(s => s.textContent).join(' | '),
     OnAt: [...fig.querySelectorAll('.kf-outcomes tr.kf-on')].map(r => r.cells[0].textContent)[0],
     Labelled: document.getElementById(fig.getAttribute('aria-labelledby')) === v.querySelector('.kf-title'),
   };
@@ -117,6 +119,16 @@ func TestBrowserKnobs(t *testing.T) {
 		t.Errorf("acks=0 shows the outcome letters of acks=1 at beat 8: %q", after.Outcomes)
 	}
 	named(after, "0")
+	// From here on a flip changes no text in the outcome table and no
+	// button's type: either would lay them out again at every flip (the
+	// table, a size container, then restyles its rows in the layout pass).
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+		const f = document.getElementById(%q);
+		self.kfTableTexts = 0;
+		new MutationObserver(ms => self.kfTableTexts += ms.length).observe(f.querySelector('.kf-outcomes'), {characterData: true, childList: true, subtree: true});
+		return true })()`, id))); err != nil {
+		t.Fatal(err)
+	}
 	back := flip(1, "1")
 	if back.At != "8 / 16" || back.Outcomes != before.Outcomes || back.Pressed[0] != "1" {
 		t.Errorf("back at acks=1: %+v, want %+v", back, before)
@@ -129,6 +141,11 @@ func TestBrowserKnobs(t *testing.T) {
 		t.Errorf("acks=0 again: %+v, want %+v", again, after)
 	}
 	named(again, "0")
+	if got, err := chromedp.Run(tctx, chromedp.Evaluate[[]any](fmt.Sprintf(`(() => {
+		const weights = [...document.querySelectorAll('#%s .kf-knob button')].map(b => getComputedStyle(b).fontWeight);
+		return [self.kfTableTexts, new Set(weights).size] })()`, id))); err != nil || got[0].(float64) != 0 || got[1].(float64) != 1 {
+		t.Errorf("two flips changed the outcome table's text %v times, and the knob buttons are in %v weights (want 0 and 1; %v)", got[0], got[1], err)
+	}
 	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.getElementById(%q).dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true})), true)`, id))); err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,8 @@ func variantMarkup(id string, i int, fig []byte) (class string, inner []byte, er
 // outcomeTable writes the table of every combination's outcome: one row
 // per combination and run, in the order of variants, the default's rows
 // marked kf-on, and a caption naming the combination shown in a <span>
-// (kf-knobs.js moves the mark and rewrites the span at every pick).
+// (kf-knobs.js moves the mark at every pick; at the first, it fills the
+// span with every combination's name, of which a pick shows one).
 func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 	outcomes := []string{sim.OutcomeAcked, sim.OutcomeSent, sim.OutcomeF, sim.OutcomeU, sim.OutcomeL, sim.OutcomePending}
 	// A column for an outcome no combination has would only be zeros;

@@ -38,19 +38,34 @@
     }
 
     // The outcome table marks the combination shown (its rows, one per
-    // run, in combination order) and names it in its caption.
+    // run, in combination order) and names it in its caption. The caption
+    // gets every combination's name at once, stacked in one place, and a
+    // pick shows one: a text changed inside the table laid it out again,
+    // and the table, a size container (kf-knobs.css), then restyled its
+    // rows in the layout pass.
     const table = fig.querySelector('.kf-outcomes');
     const names = [...table?.tHead.rows[0].cells || []].slice(0, groups.length).map(th => th.textContent);
+    const named = table?.caption?.querySelector('span');
+    const combinations = values.reduce((n, v) => n * v.length, 1);
+    const nameOf = c => c.map((v, k) => names[k] + '=' + values[k][v]).join(', ');
+    // The text after the name (the caption's ")") goes into each name's
+    // place, so that the space the longest name keeps falls at the end.
+    const tail = named?.nextSibling?.nodeType === Node.TEXT_NODE ? named.nextSibling : null;
+    named?.replaceChildren(...Array.from({ length: combinations }, (_, i) => {
+      const place = document.createElement('span');
+      place.appendChild(document.createElement('span')).textContent = nameOf(choiceOf(i));
+      if (tail) place.append(tail.data);
+      return place;
+    }));
+    tail?.remove();
+    named?.classList.add('kf-cnames');
     function markOutcome(i) {
       const rows = [...table?.tBodies[0].rows || []], per = rows.length / +fig.dataset.kn;
       rows.forEach((row, r) => row.classList.toggle('kf-on', (r / per | 0) === i));
-      const named = table?.caption?.querySelector('span');
-      // The caption's text node changes in place (a node replaced leaves
-      // and re-enters the layout tree).
-      const text = choice.map((v, k) => names[k] + '=' + values[k][v]).join(', ');
-      if (named?.firstChild) named.firstChild.data = text;
-      else if (named) named.textContent = text;
+      named?.querySelector('.kf-shown')?.classList.remove('kf-shown');
+      named?.children[i].classList.add('kf-shown');
     }
+    markOutcome(def);
 
     function select(i, b) {
       const key = fig.id + '.' + i;
