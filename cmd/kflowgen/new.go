@@ -40,15 +40,16 @@ const starterText = "---\n" +
 	"  min.insync.replicas: 1           # the ISR size below which acks=all writes are refused\n" +
 	"producer:                          # the one producer\n" +
 	"  acks: 1                          # answer once the leader has appended (0, 1 or all)\n" +
-	"  max.in.flight.requests.per.connection: 1   # produce requests awaiting an answer at once\n" +
-	"  records: 4                       # how many records the producer creates (1-500)\n" +
+	"  max.in.flight.requests.per.connection: 5   # produce requests awaiting an answer at once\n" +
+	"  records: 6                       # how many records the producer creates (1-500)\n" +
 	"  keys: [blue, green]              # record keys, used in turn; the key picks the partition\n" +
 	"timeline:                          # scheduled events, each at a beat\n" +
-	"  - {at: 4, crash: 1}              # broker 1 stops\n" +
+	"  - {at: 5, crash: 1}              # broker 1, the leader, stops: no follower has records 2, 3\n" +
 	"  - {at: 10, restart: 1}           # and comes back with the log it had\n" +
 	"beats: 16                          # how long to simulate; beat 0 is the start\n" +
 	"expect:                            # claims checked at build time: a wrong one fails the build\n" +
 	"  - {at: 5, partition: 0, leader: 2}\n" +
+	"  - {record: 2, outcome: L}        # acknowledged by broker 1, then lost: broker 2 never had it\n" +
 	"```\n"
 
 func newNewCmd(stdout io.Writer) *cobra.Command {
