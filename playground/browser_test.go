@@ -234,6 +234,19 @@ func TestBrowserPlayground(t *testing.T) {
 	if v := eval[string](t, fresh, `document.getElementById('pg-text').value`); v != edited {
 		t.Errorf("the link opened in a fresh browser holds %q, want the edited fence", v)
 	}
+	// A cut or mangled link says so once the engine is ready, rather than
+	// passing the default scenario off as the link's.
+	page := link[:strings.Index(link, "#")]
+	for _, frag := range []string{"#f=garbage!!", "#f=AAAA"} {
+		if err := chromedp.Do(fresh, chromedp.Navigate("about:blank")); err != nil {
+			t.Fatal(err)
+		}
+		open(t, fresh, page+frag)
+		st := eval[string](t, fresh, `new Promise(ok => { const w = () => { const s = document.getElementById('pg-status').textContent; s.includes('Ready') ? ok(s) : setTimeout(w, 20); }; w(); })`)
+		if !strings.Contains(st, "no readable scenario") {
+			t.Errorf("the playground opened with %s says %q; want it to say the link holds no readable scenario", frag, st)
+		}
+	}
 
 	broken := "id: x\nbrokers: many\n"
 	bad := fence.Play([]byte(broken), playground.PageSlug)

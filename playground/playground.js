@@ -153,17 +153,24 @@ function moduleBytes() {
   for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
   return new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
 }
+// linkProblem says why the link's scenario could not be read; it stays in
+// the status line once the engine is ready, so that a cut or mangled link
+// does not pass for the default scenario.
+let linkProblem = '';
 async function fromHash() {
+  if (!location.hash.startsWith('#f=')) return false;
   const m = /^#f=([A-Za-z0-9_-]*)$/.exec(location.hash);
-  if (!m) return false;
   text.readOnly = true;
   status.textContent = 'Opening the scenario in the link…';
   try {
+    if (!m) throw Error('it holds characters other than A-Z a-z 0-9 - _');
     text.value = await decode(m[1]);
+    linkProblem = '';
     status.textContent = 'Loading the engine…';
     return true;
   } catch (e) {
-    status.textContent = 'This link holds no readable scenario (' + e.message + ')';
+    linkProblem = 'The link holds no readable scenario (' + (e.message || 'it is cut short or was changed') + '); the editor keeps the text it had.';
+    status.textContent = linkProblem;
     return false;
   } finally {
     text.readOnly = false;
@@ -193,8 +200,11 @@ text.addEventListener('keydown', e => { if (e.key == 'Enter' && (e.ctrlKey || e.
   const restored = await linked;
   try { await ready; } catch (e) { status.textContent = 'The engine did not start: ' + e.message; return; }
   run.disabled = false;
-  status.textContent = 'Ready: press Run (or Ctrl+Enter)';
+  status.textContent = linkProblem ? linkProblem + ' Ready: press Run (or Ctrl+Enter)' : 'Ready: press Run (or Ctrl+Enter)';
   if (restored) start();
 })();
-addEventListener('hashchange', async () => { if (await fromHash()) start(); });
+addEventListener('hashchange', async () => {
+  if (await fromHash()) start();
+  else if (linkProblem && !run.disabled) status.textContent = linkProblem + ' Ready: press Run (or Ctrl+Enter)';
+});
 })();
