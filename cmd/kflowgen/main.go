@@ -116,6 +116,28 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newNewCmd(stdout),
 		newFigureCmd(stdout, stderr),
 	)
+	// cobra's completion command has no action of its own, so a shell it
+	// does not know ("completion tcsh") printed its help and exited 0;
+	// it is an error naming the shells it does know.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Args = cobra.ArbitraryArgs // RunE names the shells; cobra's NoArgs said "unknown command"
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			var shells []string
+			for _, s := range cmd.Commands() {
+				if s.IsAvailableCommand() {
+					shells = append(shells, s.Name())
+				}
+			}
+			return fmt.Errorf("completion: no script for the shell %q (expected one of: %s)", args[0], strings.Join(shells, ", "))
+		}
+	}
 	return root
 }
 

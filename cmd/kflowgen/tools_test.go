@@ -88,6 +88,15 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("completion %s: %d bytes, not a script for kflowgen", sh, len(stdout))
 		}
 	}
+	// A shell cobra has no script for is an error naming those it has, not
+	// the help and exit 0.
+	code, stdout, stderr := kflowgen(t, "completion", "tcsh")
+	if code != 1 || stdout != "" || !strings.Contains(stderr, `"tcsh"`) || !strings.Contains(stderr, "bash, fish, powershell, zsh") {
+		t.Errorf("completion tcsh: exit %d, stdout %.80q, stderr %q; want exit 1 naming the shells", code, stdout, stderr)
+	}
+	if code, stdout, _ := kflowgen(t, "completion"); code != 0 || !strings.Contains(stdout, "bash") {
+		t.Errorf("completion alone: exit %d, %.80q; want its help", code, stdout)
+	}
 }
 
 // Completion of sim's and figure's FILE and --scenario, through cobra's

@@ -170,6 +170,10 @@ func (p *parser) hint(name string, sec section) string {
 			return fmt.Sprintf(" (did you mean %q, which belongs %s?)", best, sections[other].where)
 		}
 	}
+	if sec == sectionTimeline {
+		// A timeline entry is at: and one action; at is not an action.
+		return fmt.Sprintf(" (expected at: and one of the actions: %s)", strings.Join(info.keys[1:], ", "))
+	}
 	return fmt.Sprintf(" (expected one of: %s)", strings.Join(info.keys, ", "))
 }
 
