@@ -153,6 +153,14 @@ func templatesSource(flag string) (string, error) {
 	if !st.IsDir() {
 		return "", fmt.Errorf("templates folder %s is not a folder", flag)
 	}
+	// Both templates are needed (site.Generate parses them together);
+	// saying which is missing beats text/template's "pattern matches no
+	// files".
+	for _, name := range []string{"layout.html", "index.html"} {
+		if st, err := os.Stat(filepath.Join(flag, name)); err != nil || !st.Mode().IsRegular() {
+			return "", fmt.Errorf("templates folder %s has no %s: it holds layout.html (every page), index.html (the home page) and the assets they load, as kflowgen's own templates/ folder does", slashDir(flag), name)
+		}
+	}
 	return flag, nil
 }
 

@@ -209,6 +209,14 @@ func TestBuildTemplates(t *testing.T) {
 	if code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "content"), "--templates", filepath.Join(dir, "none"), "--out", out); code != 1 || !strings.Contains(stderr, "templates folder") {
 		t.Errorf("a missing templates folder: exit %d, stderr %q", code, stderr)
 	}
+	// A folder without layout.html is named with what it lacks, before
+	// anything is built.
+	if err := os.Remove(filepath.Join(tdir, "layout.html")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "content"), "--templates", tdir, "--out", out); code != 1 || !strings.Contains(stderr, "has no layout.html") || strings.Contains(stderr, "pattern matches") {
+		t.Errorf("a templates folder without layout.html: exit %d, stderr %q", code, stderr)
+	}
 }
 
 // TestShellQuote: the folder kflowgen new prints in its hints reads back,
