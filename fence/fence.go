@@ -51,6 +51,11 @@ type Parsed struct {
 	Default  int
 	// Errors are the parser's, sorted by position.
 	Errors sim.ErrorList
+	// ID is the fence's id: and IDPos where its value is written, read
+	// also when the fence has errors (scenario.IDOf); "" when it has none
+	// that reads.
+	ID    string
+	IDPos sim.Pos
 }
 
 // Parse reads one fence body (or a bare scenario file). It never panics:
@@ -63,10 +68,12 @@ func Parse(body []byte) (p *Parsed) {
 	}()
 	f, errs := scenario.ParseFence(body)
 	if len(errs) > 0 || f == nil {
-		return &Parsed{Errors: errs}
+		id, pos := scenario.IDOf(body)
+		return &Parsed{Errors: errs, ID: id, IDPos: pos}
 	}
 	v := f.Variants[f.Default]
-	return &Parsed{Scenario: v.Scenario, Compare: v.Compare, Knobs: f.Knobs, Variants: f.Variants, Default: f.Default}
+	return &Parsed{Scenario: v.Scenario, Compare: v.Compare, Knobs: f.Knobs, Variants: f.Variants, Default: f.Default,
+		ID: v.Scenario.ID, IDPos: v.Scenario.IDPos}
 }
 
 // label names a combination of knob values in messages and links
@@ -132,6 +139,10 @@ type Result struct {
 	// scenario's first key) and a failure to draw. Positions are
 	// relative to the fence body.
 	Errors sim.ErrorList
+	// ID and IDPos are the parse's (Parsed): the fence's id also when it
+	// has errors.
+	ID    string
+	IDPos sim.Pos
 }
 
 // Run is one variant's traces: Trace, and CompareTrace for a fence with
@@ -154,7 +165,7 @@ var runEngine = sim.Run
 // errors gives a Result holding just those errors. Run never panics: a
 // panic in the engine comes back as an InternalError.
 func (p *Parsed) Run() (r *Result) {
-	r = &Result{Scenario: p.Scenario, Compare: p.Compare, Knobs: p.Knobs, Variants: p.Variants, Default: p.Default}
+	r = &Result{Scenario: p.Scenario, Compare: p.Compare, Knobs: p.Knobs, Variants: p.Variants, Default: p.Default, ID: p.ID, IDPos: p.IDPos}
 	if len(p.Errors) > 0 || p.Scenario == nil {
 		r.Errors = append(r.Errors, p.Errors...)
 		return r

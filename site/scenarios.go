@@ -21,6 +21,10 @@ type FigureResult struct {
 	// where its value is written, relative to the fence body.
 	ScenarioID string
 	IDPos      sim.Pos
+	// FenceID and FenceIDPos are the fence's id as written, also when
+	// the fence has errors (fence.Result.ID), for the duplicate-id check.
+	FenceID    string
+	FenceIDPos sim.Pos
 	// HTML is the <figure> markup (nil when the fence has errors).
 	HTML []byte
 	// Assets are the scripts of a figure with knobs (fence.Result.Assets:
@@ -237,15 +241,15 @@ func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 		for _, p := range r.Problems {
 			errs = append(errs, sim.Error{File: j.page.File, Pos: j.fig.filePos(p.Pos), Msg: p.Msg})
 		}
-		if r.ScenarioID != "" {
+		if r.FenceID != "" {
 			if ids[j.page] == nil {
 				ids[j.page] = map[string]int{}
 			}
-			dom := j.fig.domID(j.page.Slug, r.ScenarioID)
-			pos := j.fig.filePos(r.IDPos)
+			dom := j.fig.domID(j.page.Slug, r.FenceID)
+			pos := j.fig.filePos(r.FenceIDPos)
 			if first, dup := ids[j.page][dom]; dup {
 				errs = append(errs, sim.Error{File: j.page.File, Pos: pos,
-					Msg: fmt.Sprintf("duplicate figure id %q on this page (line %d uses it already): give each figure its own id", r.ScenarioID, first)})
+					Msg: fmt.Sprintf("duplicate figure id %q on this page (line %d uses it already): give each figure its own id", r.FenceID, first)})
 				continue
 			}
 			ids[j.page][dom] = pos.Line
@@ -290,6 +294,7 @@ func figureResult(run *fence.Result, work fence.Work, digest bool) *FigureResult
 	if sc := run.Scenario; sc != nil {
 		r.ScenarioID, r.IDPos = sc.ID, sc.IDPos
 	}
+	r.FenceID, r.FenceIDPos = run.ID, run.IDPos
 	for _, t := range []*sim.Trace{run.Trace, run.CompareTrace} {
 		if t != nil {
 			r.Beats, r.Records = max(r.Beats, len(t.Beats)), r.Records+len(t.Records)

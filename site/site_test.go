@@ -305,6 +305,8 @@ func TestAllErrorsSorted(t *testing.T) {
 		got = append(got, e.Error())
 	}
 	want := []string{
+		// The second fence's own error does not hide that its id is taken.
+		`guide/a.md:9:5: duplicate figure id "one" on this page (line 5 uses it already): give each figure its own id`,
 		`guide/a.md:10:1: unknown setting "nope"`,
 		`guide/a.md:13:5: duplicate figure id "one" on this page (line 5 uses it already): give each figure its own id`,
 		`guide/b.md:3:1: unknown front matter field "weigth" (did you mean "weight"?)`,

@@ -459,3 +459,25 @@ func findText(src []byte, needle string) (sim.Pos, bool) {
 	start := bytes.LastIndexByte(before, '\n') + 1
 	return sim.Pos{Line: line, Col: utf8.RuneCount(before[start:]) + 1}, true
 }
+
+// IDOf returns the id a scenario's source gives at its top level and where
+// its value is written, or "" when src does not read as a mapping or its id
+// is not a valid one. It reads the id alone, so that a fence with other
+// errors still has a name: the build reports a second fence using the same
+// id in the same run as those errors, rather than only once they are fixed.
+func IDOf(src []byte) (string, sim.Pos) {
+	p := &parser{src: src}
+	root := p.root()
+	if root == nil {
+		return "", sim.Pos{}
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "id" {
+			if id, ok := p.ident(root.Content[i+1], "id"); ok {
+				return id, posOf(root.Content[i+1])
+			}
+			return "", sim.Pos{}
+		}
+	}
+	return "", sim.Pos{}
+}
