@@ -69,6 +69,13 @@ func YAMLError(src []byte, err error, what string) (sim.Pos, string) {
 		return ctx, "invalid YAML: " + msg + " (the {…} mapping opened here is not closed)"
 	case msg == "did not find expected ',' or ']'" && hasCtx:
 		return ctx, "invalid YAML: " + msg + " (the […] list opened here is not closed)"
+	case msg == "did not find expected node content" && se.Context == "while parsing a flow node":
+		// The text ended inside a {…} or […]: the library's marks are
+		// both at the end, so find the collection left open.
+		if open, kind, ok := unclosedFlow(lines); ok {
+			return open, "invalid YAML: the text ends inside the " + kind + " opened here: close it"
+		}
+		return pos, "invalid YAML: " + msg
 	case msg == "could not find expected ':'" && hasCtx:
 		return ctx, "invalid YAML: could not find expected ':' (the text here reads as a key and needs a colon after it)"
 	case msg == "mapping values are not allowed in this context":
@@ -135,4 +142,67 @@ func firstNonSpaceCol(text []byte) int {
 		}
 	}
 	return 1
+}
+
+// starts says whether a value can start after the character prev (the
+// last one that is not a space; '\n' for a line's start).
+func starts(prev byte) bool {
+	return prev == '\n' || prev == ':' || prev == '-' || prev == ',' || prev == '[' || prev == '{'
+}
+
+// unclosedFlow finds the outermost {…} or […] that src (split into lines)
+// opens and never closes, skipping quoted text and comments; kind names it
+// ("{…} mapping", "[…] list"). A bracket counts only where a value can
+// start (after ":", "-", ",", another bracket, or at a line's start), since
+// in a plain value such as "a[b" it is text.
+func unclosedFlow(lines [][]byte) (pos sim.Pos, kind string, ok bool) {
+	type opener struct {
+		pos sim.Pos
+		c   byte
+	}
+	var stack []opener
+	prev := byte('\n')
+	for li, text := range lines {
+		col, quote := 0, byte(0)
+		if len(stack) == 0 {
+			prev = '\n' // a line's start outside {…} and […]
+		}
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c < 0x80 || c >= 0xC0 {
+				col++ // a character's first byte
+			}
+			switch {
+			case quote != 0:
+				if c == '\\' && quote == '"' {
+					i++
+					col++
+				} else if c == quote {
+					quote = 0
+				}
+				continue
+			case c == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t'):
+				i = len(text)
+				continue
+			case (c == ']' || c == '}') && len(stack) > 0:
+				stack = stack[:len(stack)-1]
+			case !starts(prev):
+				// inside a plain value: quotes and brackets are text
+			case c == '\'' || c == '"':
+				quote = c
+			case c == '[' || c == '{':
+				stack = append(stack, opener{sim.Pos{Line: li + 1, Col: col}, c})
+			}
+			if c != ' ' && c != '\t' {
+				prev = c
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return sim.Pos{}, "", false
+	}
+	if stack[0].c == '{' {
+		return stack[0].pos, "{…} mapping", true
+	}
+	return stack[0].pos, "[…] list", true
 }
