@@ -114,7 +114,7 @@ type Report struct {
 
 // PlaygroundWeight is the size of the playground's WebAssembly module
 // (the parser, engine and renderer; package playground): WasmRaw its
-// bytes, WasmGzip the committed kflow.wasm.gz (gzip, best compression),
+// bytes, WasmGzip its gzip as committed (zopfli, inside playground/kflow-wasm.js),
 // Asset the site's kflow-wasm.js that carries it as base64 (so that it
 // loads from file://) and AssetGzip that file at gzip's default level.
 type PlaygroundWeight struct {
@@ -250,7 +250,11 @@ func Run(o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Playground = PlaygroundWeight{WasmRaw: len(wasm), WasmGzip: len(playground.WasmGz())}
+	gz, err := playground.WasmGz()
+	if err != nil {
+		return nil, err
+	}
+	r.Playground = PlaygroundWeight{WasmRaw: len(wasm), WasmGzip: len(gz)}
 	if a := s.File(wasmCarrier); a != nil {
 		r.Playground.Asset, r.Playground.AssetGzip = len(a), GzipSize(a)
 	}

@@ -38,9 +38,19 @@ func TestEmbeddedModuleIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(fresh, embedded) {
-		t.Errorf("playground/kflow.wasm.gz holds a module of %d bytes (sha256 %x) but the current source builds %d bytes (sha256 %x): "+
-			"run `%s` from the module root and commit playground/kflow.wasm.gz",
-			len(embedded), sha256.Sum256(embedded), len(fresh), sha256.Sum256(fresh), wasmbuild.Command)
+		t.Errorf("%s holds a module of %d bytes (sha256 %x) but the current source builds %d bytes (sha256 %x): "+
+			"run `%s` from the module root and commit %[1]s",
+			wasmbuild.ScriptFile, len(embedded), sha256.Sum256(embedded), len(fresh), sha256.Sum256(fresh), wasmbuild.Command)
+	}
+	// The committed script is the one a build writes, framed as Script
+	// frames it: base64 in one line, as Gzip's decoder would also take
+	// it wrapped or with its padding stripped.
+	gz, err := playground.WasmGz()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := playground.Assets()[1]; a.Name != "kflow-wasm.js" || !bytes.Equal(a.Data, wasmbuild.Script(gz)) {
+		t.Errorf("%s is not what `%s` writes for its own module: run it", wasmbuild.ScriptFile, wasmbuild.Command)
 	}
 	exec, err := wasmbuild.WasmExecJS()
 	if err != nil {

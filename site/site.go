@@ -127,11 +127,6 @@ func Generate(o Options) (*Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	// The playground's files are the same in every build, and the first
-	// build in a process makes them (its module as base64, about 2 MB,
-	// 5 ms on one core): made on the side while the pages are read and
-	// drawn, so that the build does not wait for them at its end.
-	go playground.Assets()
 	paths, err := readPages(o.Content, o.ContentName)
 	if _, positioned := err.(sim.ErrorList); positioned {
 		return nil, err

@@ -17,7 +17,7 @@
 // and answers "" for the default, for an i out of range, or when run N is
 // no longer the latest (the module keeps only the latest figure). kflowIdle
 // runs a garbage collection to its end. Then the module waits for calls
-// forever. The built module is committed as ../kflow.wasm.gz; regenerate
+// forever. The built module is committed, gzipped, in ../kflow-wasm.js; regenerate
 // it with `go generate ./playground`.
 package main
 

@@ -1,5 +1,6 @@
 // Command gen rebuilds the playground's committed WebAssembly module,
-// playground/kflow.wasm.gz (gzip of the module wasmbuild.Build makes), and
+// playground/kflow-wasm.js (wasmbuild.Script of the gzip of the module
+// wasmbuild.Build makes: the script a build writes as is), and
 // copies Go's wasm_exec.js into
 // playground/wasm_exec.js. Run it as `go generate ./playground` from the
 // module root after any change to sim, sim/scenario, svganim, fence or
@@ -52,13 +53,14 @@ func run() error {
 		return err
 	}
 	dir := filepath.Join(root, "playground")
-	if err := os.WriteFile(filepath.Join(dir, "kflow.wasm.gz"), gz, 0o644); err != nil {
+	js := wasmbuild.Script(gz)
+	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(wasmbuild.ScriptFile)), js, 0o644); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), exec, 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("playground/kflow.wasm.gz: %d bytes (%d raw)\n", len(gz), len(wasm))
+	fmt.Printf("%s: %d bytes, carrying %d bytes of gzip (%d raw)\n", wasmbuild.ScriptFile, len(js), len(gz), len(wasm))
 	return nil
 }
 

@@ -6,6 +6,8 @@ package wasmbuild
 
 import (
 	"bytes"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,8 +22,8 @@ const Package = "./playground/wasm"
 
 // Command is what to run, from the module root, after a change to the
 // engine, the parser or the renderer (sim, sim/scenario, svganim, fence,
-// playground/wasm): it rebuilds playground/kflow.wasm.gz and copies Go's
-// wasm_exec.js beside it.
+// playground/wasm): it rebuilds playground/kflow-wasm.js (see Script) and
+// copies Go's wasm_exec.js beside it.
 const Command = "go generate ./playground"
 
 // Flags are the pinned go build flags: no file system paths (-trimpath),
@@ -86,4 +88,43 @@ func WasmExecJS() ([]byte, error) {
 		return nil, fmt.Errorf("go env GOROOT: %v", err)
 	}
 	return os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec.js"))
+}
+
+// ScriptFile is the committed, embedded form of the module, relative to
+// the module root: the script the built site serves as
+// assets/kflow-wasm.js, made by Script. It is committed in the form a
+// build writes, so that a build copies it and does no base64 of its own
+// (that was 11 ms of processor time, on the side, in every cold build).
+const ScriptFile = "playground/kflow-wasm.js"
+
+// scriptHead and scriptTail frame the module's base64 in ScriptFile. The
+// head names kflow.wasm.gz, the gzip the base64 encodes, as the script
+// has always said; changing it would change every built site's bytes.
+const (
+	scriptHead = "// Kafka Flow's engine, parser and renderer as WebAssembly (playground/kflow.wasm.gz, base64).\nself.kfWasm=\""
+	scriptTail = "\";\n"
+)
+
+// Script returns the script that carries gz, the module gzipped, to a
+// page opened from file:// (where it may not fetch a file): it sets
+// self.kfWasm to gz in standard base64 (RFC 4648 §4, padded).
+func Script(gz []byte) []byte {
+	n := base64.StdEncoding.EncodedLen(len(gz))
+	b := make([]byte, 0, len(scriptHead)+n+len(scriptTail))
+	b = append(b, scriptHead...)
+	b = base64.StdEncoding.AppendEncode(b, gz)
+	return append(b, scriptTail...)
+}
+
+// Gzip returns the gzipped module a Script carries. It fails when js is
+// not framed as Script frames it or its payload is not standard base64.
+func Gzip(js []byte) ([]byte, error) {
+	if !bytes.HasPrefix(js, []byte(scriptHead)) || !bytes.HasSuffix(js, []byte(scriptTail)) || len(js) < len(scriptHead)+len(scriptTail) {
+		return nil, errors.New(ScriptFile + ": not the script " + Command + " writes (its first or last line differs)")
+	}
+	gz, err := base64.StdEncoding.DecodeString(string(js[len(scriptHead) : len(js)-len(scriptTail)]))
+	if err != nil {
+		return nil, fmt.Errorf("%s: the module's base64: %w", ScriptFile, err)
+	}
+	return gz, nil
 }
