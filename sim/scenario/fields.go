@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -90,6 +91,23 @@ var aliases = map[string]string{
 	"replicas":             "replication.factor",
 }
 
+// knownKeys holds each section's keys as a set. It is made once, on the
+// first read (after the init functions that add the compare and notes
+// sections), instead of for every mapping of every run a fence is built
+// in: an expect entry's 22 keys made into a map for each entry of each
+// knob combination were a tenth of parsing the guide's fences.
+var knownKeys = sync.OnceValue(func() map[section]map[string]bool {
+	m := make(map[section]map[string]bool, len(sections))
+	for sec, info := range sections {
+		known := make(map[string]bool, len(info.keys))
+		for _, k := range info.keys {
+			known[k] = true
+		}
+		m[sec] = known
+	}
+	return m
+})
+
 // field is one key and its value inside a mapping.
 type field struct{ key, val *yaml.Node }
 
@@ -98,15 +116,12 @@ type field struct{ key, val *yaml.Node }
 // keys, and returns the known fields by name. what names the mapping in
 // messages ("topic", "a timeline entry").
 func (p *parser) fields(n *yaml.Node, sec section) map[string]field {
-	out := map[string]field{}
 	if n == nil {
-		return out
+		return map[string]field{}
 	}
+	out := make(map[string]field, len(n.Content)/2)
 	info := sections[sec]
-	known := map[string]bool{}
-	for _, k := range info.keys {
-		known[k] = true
-	}
+	known := knownKeys()[sec]
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
