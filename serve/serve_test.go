@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -715,8 +716,16 @@ func TestContentFolderReplaced(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var decisions []decision
+	// moving is closed once the new folder is in place; while hold is
+	// set, the watcher's goroutine (which calls onEvent) waits there at
+	// the first event about the content folder.
+	moving := make(chan struct{})
+	var hold atomic.Bool
 	_, base := startWith(t, Options{ContentDir: dir, ContentName: "content", Log: &log, Errors: &log}, func(s *Server) {
 		s.onEvent = func(ev fsnotify.Event, kept bool) {
+			if hold.Load() && ev.Name == dir {
+				<-moving
+			}
 			mu.Lock()
 			decisions = append(decisions, decision{ev.Name, kept})
 			mu.Unlock()
@@ -726,16 +735,24 @@ func TestContentFolderReplaced(t *testing.T) {
 	st := listen(t, base, "a.html", version(t, r.body))
 	st.expect(t, "fixed")
 	// The new folder is made aside and moved into place whole, so no
-	// rebuild can see it half written.
+	// rebuild can see it half written. Between the two renames there is
+	// no content folder: a script does both within a millisecond, but
+	// this test may be descheduled between them for longer than
+	// Options.Unsettled, and then a build rightly finds the folder
+	// missing ("broken" before "reload": TestContentFolderReplacedSlowly).
+	// So the watcher is held at the first event of the move until both
+	// renames are done, as if they had come at once.
 	staged := dir + "-new"
 	write(t, filepath.Join(staged, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
 	write(t, filepath.Join(staged, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
+	hold.Store(true)
 	if err := os.Rename(dir, dir+"-old"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(staged, dir); err != nil {
 		t.Fatal(err)
 	}
+	close(moving)
 	st.expect(t, "reload")
 	r = get(t, base+"/a.html")
 	st = listen(t, base, "a.html", version(t, r.body))
@@ -772,6 +789,39 @@ func TestContentFolderReplaced(t *testing.T) {
 	}
 	if !besideSeen || !pageKept {
 		t.Errorf("the watcher saw the folder beside: %v; kept the new page's event: %v; its decisions: %v\nlog:\n%s", besideSeen, pageKept, decisions, log.String())
+	}
+}
+
+// TestContentFolderReplacedSlowly: a content folder moved away and, only
+// after a build has found it missing, replaced by another is "broken",
+// then "reload" with the new folder's pages, which are watched.
+func TestContentFolderReplacedSlowly(t *testing.T) {
+	dir := smallSite(t)
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
+	r := get(t, base+"/a.html")
+	st := listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+	staged := dir + "-new"
+	write(t, filepath.Join(staged, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
+	write(t, filepath.Join(staged, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
+	if err := os.Rename(dir, dir+"-old"); err != nil {
+		t.Fatal(err)
+	}
+	st.expect(t, "broken")
+	if err := os.Rename(staged, dir); err != nil {
+		t.Fatal(err)
+	}
+	st.expect(t, "reload")
+	r = get(t, base+"/a.html")
+	if !strings.Contains(r.body, "In the new folder") {
+		t.Fatalf("the new content folder was not built:\n%s", r.body)
+	}
+	st = listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Edited in the new folder", "beats: 4"))
+	st.expect(t, "reload")
+	if r = get(t, base+"/a.html"); !strings.Contains(r.body, "Edited in the new folder") {
+		t.Fatalf("an edit in the new content folder was not built:\n%s", r.body)
 	}
 }
 
