@@ -934,3 +934,40 @@ func TestInject(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleCollect: once a build is done and no change has come for
+// idleCollect, the server collects its garbage (collectIdle), after the
+// first build and after each save's, so that the next save starts with
+// the heap's whole room and sets off no collection of its own.
+func TestIdleCollect(t *testing.T) {
+	dir := smallSite(t)
+	collected := make(chan struct{}, 10)
+	var builds atomic.Int32
+	_, base := startWith(t, Options{ContentDir: dir, ContentName: "content"}, func(s *Server) {
+		s.onBuild = func(started bool, _ BuildResult) {
+			if !started {
+				builds.Add(1)
+			}
+		}
+		s.onCollect = func() { collected <- struct{}{} }
+	})
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-collected:
+		case <-time.After(deadline):
+			t.Fatalf("no garbage collection %s", what)
+		}
+	}
+	wait("after the first build")
+	r := get(t, base+"/a.html")
+	st := listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+	before := builds.Load()
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Edited", "beats: 4"))
+	st.expect(t, "reload")
+	wait("after a save's build")
+	if builds.Load() == before {
+		t.Errorf("the collection came before the save's build ended")
+	}
+}

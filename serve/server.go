@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -133,6 +134,11 @@ type Server struct {
 	// build starts (before it reads anything) and ended, with its result.
 	onEvent func(ev fsnotify.Event, kept bool)
 	onBuild func(started bool, r BuildResult)
+	// onCollect, set by tests before Run, is called after each garbage
+	// collection the watcher runs while idle (collectIdle).
+	onCollect func()
+	// collecting is set while such a collection runs.
+	collecting atomic.Bool
 
 	done      chan struct{} // closed when streams must end
 	closeOnce sync.Once

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -82,6 +83,11 @@ func linksBack(p string, st fs.FileInfo) bool {
 func (s *Server) watch(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	// idle collects the garbage of the last build once nothing has
+	// changed for idleCollect since it (see collectIdle); the first
+	// build's too.
+	idle := time.NewTimer(idleCollect)
+	defer idle.Stop()
 	var first, last time.Time // first and last event of the pending batch; zero when none
 	touched := map[string]bool{}
 	// arm waits d from now, or until maxBatch after the first event.
@@ -118,6 +124,7 @@ func (s *Server) watch(ctx context.Context) {
 			}
 			s.sawEvent(ev, true)
 			touched[ev.Name] = true
+			idle.Stop() // the build this event starts collects after it
 			if ev.Has(fsnotify.Create) {
 				// A new folder: watch it and everything already in it
 				// (files may have landed before the watch did; the
@@ -149,8 +156,42 @@ func (s *Server) watch(ctx context.Context) {
 			first, last = time.Time{}, time.Time{}
 			clear(touched)
 			s.rebuild()
+			idle.Reset(idleCollect)
+		case <-idle.C:
+			if first.IsZero() { // no batch pending
+				s.collectIdle()
+			}
 		}
 	}
+}
+
+// idleCollect is how long the watcher waits after a build, with no change
+// arriving, before it collects the garbage (collectIdle): long enough for
+// the browser to fetch the reloaded page, short against the seconds
+// between an author's saves.
+const idleCollect = 100 * time.Millisecond
+
+// collectIdle runs a garbage collection now, on its own goroutine, unless
+// one it started is still running. A save makes garbage (the pages and
+// figures it replaced, its own scratch) and the runtime collects when the
+// heap has grown by GOGC percent of what is live, which at 500 pages is a
+// few saves: measured on two cores, the save that set it off took 190 ms
+// instead of 70 to 110 (the collection's mark took 163 ms of wall time,
+// 170 ms of processor, of a 172 MB live heap). Collected while the
+// server is idle, the heap starts every save with all of GOGC's room, so
+// a save sets off no collection unless saves come faster than the build
+// and idleCollect.
+func (s *Server) collectIdle() {
+	if !s.collecting.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.collecting.Store(false)
+		runtime.GC()
+		if s.onCollect != nil {
+			s.onCollect()
+		}
+	}()
 }
 
 // unsettled reports whether one of the named paths is missing or an
