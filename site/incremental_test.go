@@ -64,7 +64,7 @@ func (p incrPage) source(name string) string {
 // TestIncrementalMatchesCold applies random sequences of edits — a
 // title, a weight, a summary, the text, a fence's beats or acks or the
 // fence itself, a link (within a section or across, with a fragment that
-// names a heading or a figure), a page added or removed (in the root
+// names a heading or a figure), a page added, removed or renamed (in the root
 // section, in two folder sections, or a section's index page, once in two
 // names that clash), the layout — and after each one builds twice:
 // incrementally, with the scenario Cache and the PageCache kept from the
@@ -97,7 +97,17 @@ func TestIncrementalMatchesCold(t *testing.T) {
 		for step := range steps {
 			n := rapid.SampledFrom(names).Draw(rt, "page")
 			p, exists := site[n]
-			switch kind := rapid.IntRange(0, 9).Draw(rt, "edit"); {
+			switch kind := rapid.IntRange(0, 10).Draw(rt, "edit"); {
+			case kind == 10 && exists:
+				// The page moves to another name (a link target renamed:
+				// links to the old name fail, links to the new one
+				// resolve, in both builds).
+				to := rapid.SampledFrom(names).Draw(rt, "rename to")
+				if _, taken := site[to]; !taken {
+					delete(site, n)
+					site[to] = p
+				}
+				exists = false // nothing to write back under n
 			case !exists || kind == 0:
 				if exists && len(site) > 1 {
 					delete(site, n) // a page removed (a link to it fails both builds)
@@ -247,6 +257,66 @@ func TestDataJSONIsTheEncoding(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("step %d: kept encoding\n%s\nwant\n%s", i, got, want)
+		}
+	}
+}
+
+// TestLinkChecksFollowTheirTargets: a build with a PageCache checks again
+// the links of the pages it parsed again and of the pages whose link
+// targets changed what a check reads — a figure's last beat, a heading,
+// a page renamed away and back — and no other page's; after every step
+// the site (or its errors) is a cold build's.
+func TestLinkChecksFollowTheirTargets(t *testing.T) {
+	fig := func(beats int) string {
+		return fmt.Sprintf("\n```kflow\nid: fig\nbeats: %d\nproducer: {acks: all, records: 2}\n```\n", beats)
+	}
+	a := "---\ntitle: A\n---\n\nSee [the figure](b.md#fig@2), [the heading](b.md#a-heading), [C](c.md) and [mine](#own).\n\n## Own\n\nText.\n"
+	b := func(beats int, heading string) string {
+		return "---\ntitle: B\n---\n\n" + heading + "Text.\n" + fig(beats)
+	}
+	content := fstest.MapFS{
+		"a.md": {Data: []byte(a)},
+		"b.md": {Data: []byte(b(3, "## A heading\n\n"))},
+		"c.md": {Data: []byte("---\ntitle: C\n---\n\nText.\n")},
+		"d.md": {Data: []byte("---\ntitle: D\n---\n\nText.\n")},
+	}
+	cache, pages := NewMemoryCache(), &PageCache{}
+	steps := []struct {
+		what   string
+		edit   func()
+		linked int    // pages whose links are checked
+		err    string // in the error, "" for none
+	}{
+		{"the first build", func() {}, 4, ""},
+		{"d's text", func() { content["d.md"] = &fstest.MapFile{Data: []byte("---\ntitle: D\n---\n\nOther text.\n")} }, 1, ""},
+		{"b's figure shortened past a's link", func() { content["b.md"] = &fstest.MapFile{Data: []byte(b(1, "## A heading\n\n"))} }, 2, `figure "fig" ends at beat 1`},
+		{"b's figure back", func() { content["b.md"] = &fstest.MapFile{Data: []byte(b(3, "## A heading\n\n"))} }, 2, ""},
+		{"b's heading removed", func() { content["b.md"] = &fstest.MapFile{Data: []byte(b(3, ""))} }, 2, `no heading or figure with the id "a-heading"`},
+		{"b's heading back", func() { content["b.md"] = &fstest.MapFile{Data: []byte(b(3, "## A heading\n\n"))} }, 2, ""},
+		{"c renamed away", func() { content["e.md"] = content["c.md"]; delete(content, "c.md") }, 2, `no page c.md`},
+		{"c renamed back", func() { content["c.md"] = content["e.md"]; delete(content, "e.md") }, 2, ""},
+		{"nothing", func() {}, 0, ""},
+	}
+	for _, st := range steps {
+		st.edit()
+		incr, ierr := Generate(Options{Content: content, ContentName: "content", Cache: cache, Pages: pages})
+		cold, cerr := Generate(Options{Content: content, ContentName: "content"})
+		if (ierr == nil) != (cerr == nil) || ierr != nil && ierr.Error() != cerr.Error() {
+			t.Fatalf("%s: incremental build error %v, cold %v", st.what, ierr, cerr)
+		}
+		if st.err == "" && cerr != nil || st.err != "" && (cerr == nil || !strings.Contains(cerr.Error(), st.err)) {
+			t.Fatalf("%s: error %v, want one with %q", st.what, cerr, st.err)
+		}
+		if pages.Linked != st.linked {
+			t.Errorf("%s: the links of %d pages were checked, want %d", st.what, pages.Linked, st.linked)
+		}
+		if cerr != nil {
+			continue
+		}
+		for i, f := range cold.Files {
+			if incr.Files[i].Path != f.Path || !bytes.Equal(incr.Files[i].Data, f.Data) {
+				t.Fatalf("%s: %s differs from a cold build", st.what, f.Path)
+			}
 		}
 	}
 }

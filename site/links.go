@@ -31,7 +31,10 @@ import (
 // root. The fragment of a link to a page of the site, or of an in-page
 // link ("#isr"), is returned to be checked by checkFragments once the
 // figures are known.
-func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byOut map[string]*Page) ([]fragLink, sim.ErrorList) {
+//
+// deps, when not nil, receives every fact of the site beyond pg itself
+// that the result (with checkFragments') read: see linkDep.
+func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byOut map[string]*Page, deps *[]linkDep) ([]fragLink, sim.ErrorList) {
 	var errs sim.ErrorList
 	var frags []fragLink
 	var lines lineIndex // made at the first error, for its position
@@ -53,8 +56,10 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byO
 		fl := fragLink{from: pg, to: pg, link: link, dest: dest, frag: frag}
 		switch {
 		case target == "":
+			addDep(deps, linkDep{kind: depSelf, frag: hasFrag})
 		case strings.EqualFold(path.Ext(target), ".md"):
 			p := path.Join(path.Dir(pg.Path), target)
+			addDep(deps, linkDep{kind: depSource, key: p, frag: hasFrag})
 			to, ok := pages[p]
 			if !ok {
 				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, pg.lines(&lines)),
@@ -66,6 +71,7 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byO
 		case strings.EqualFold(path.Ext(target), ".html"):
 			// Relative to the linking page's folder in the output.
 			out := path.Join(path.Dir(pg.Out), target)
+			addDep(deps, linkDep{kind: depOutput, key: out, frag: hasFrag})
 			if strings.HasPrefix(target, "/") || strings.HasPrefix(out, "../") || !outputs[out] {
 				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, pg.lines(&lines)),
 					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, sim.EscapeName(target))})

@@ -45,9 +45,15 @@ type PageCache struct {
 	// drawn (navHTML), by navKey: a build that renders a page of a
 	// section whose navigation did not change draws none of it again.
 	lastNav, nextNav map[string]*navHTML
+	// links holds each page's last link check (checkLinks), by page:
+	// kept whether or not its build succeeded, since the check rewrote
+	// the page's links either way.
+	links map[*Page]*linkMemo
 	// Rendered and Reused count the pages of the last build that were
-	// rendered and taken from the cache, for tests and the log.
-	Rendered, Reused int
+	// rendered and taken from the cache, for tests and the log; Linked
+	// the pages whose links it checked (the others' last check stood:
+	// checkPageLinks).
+	Rendered, Reused, Linked int
 }
 
 func (c *PageCache) get(key string) ([]byte, bool) {
@@ -136,11 +142,22 @@ func (c *PageCache) putNavLocked(key string, n *navHTML) {
 	c.nextNav[key] = n
 }
 
+// linkMemos returns the pages' last link checks, for the build's own
+// goroutine (checkLinks) to read and update.
+func (c *PageCache) linkMemos() map[*Page]*linkMemo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.links == nil {
+		c.links = map[*Page]*linkMemo{}
+	}
+	return c.links
+}
+
 // begin starts a build.
 func (c *PageCache) begin() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.next, c.nextParsed, c.nextNav, c.Rendered, c.Reused = nil, nil, nil, 0, 0
+	c.next, c.nextParsed, c.nextNav, c.Rendered, c.Reused, c.Linked = nil, nil, nil, 0, 0, 0
 }
 
 // commit keeps this build's pages for the next one; a build that failed

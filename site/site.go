@@ -244,13 +244,8 @@ func Generate(o Options) (*Site, error) {
 	for _, sec := range sections {
 		outputs[sec.Out()] = true // from its index page or, without one, a list of its pages
 	}
-	var frags []fragLink
-	for _, pg := range all {
-		f, lerrs := resolveLinks(pg, byPath, outputs, byOut)
-		frags, errs = append(frags, f...), append(errs, lerrs...)
-	}
 	errs = append(errs, computeFigures(all, &o)...)
-	figs := map[*Page][]pageFigure{}
+	figs := make(map[*Page][]pageFigure, len(all))
 	broken := map[*Page]bool{}
 	for _, pg := range all {
 		for _, f := range pg.figures {
@@ -261,7 +256,19 @@ func Generate(o Options) (*Site, error) {
 			}
 		}
 	}
-	errs = append(errs, checkFragments(frags, figs, broken)...)
+	// Links are checked once the figures are known (a fragment may name
+	// one); a page's check reads only its own parse and facts of the
+	// pages it links to, so the pages kept from the last build whose
+	// facts are the same are not checked again (checkPageLinks).
+	var memo map[*Page]*linkMemo
+	if o.Pages != nil {
+		memo = o.Pages.linkMemos()
+	}
+	lerrs, linked := checkPageLinks(all, &linkContext{byPath: byPath, byOut: byOut, outputs: outputs, figs: figs, broken: broken}, memo)
+	errs = append(errs, lerrs...)
+	if o.Pages != nil {
+		o.Pages.Linked = linked
+	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
