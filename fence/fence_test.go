@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/site"
@@ -161,5 +163,54 @@ func TestNotesAndPoster(t *testing.T) {
 	r = fence.Figure([]byte(strings.Replace(body, "poster: 3\n", "", 1)), fence.Options{})
 	if !bytes.Contains(r.HTML, []byte(`data-open="0"`)) || bytes.Contains(r.HTML, []byte(`data-poster="0"`)) {
 		t.Errorf("without poster: the figure should open at 0 with its most telling poster: %.200s", r.HTML)
+	}
+}
+
+// TestPageDrawingThenRest: for every fence with knobs in the guide, a
+// PageDrawing names the page markup Drawing names (HTML, Plain), without
+// Assets; after DrawRest it names exactly what Drawing does, scripts
+// included — and with an id the renderer refuses, the same error.
+func TestPageDrawingThenRest(t *testing.T) {
+	pages, err := fs.Glob(content.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, name := range pages {
+		src, err := fs.ReadFile(content.FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range site.FindFences(src) {
+			r := fence.Parse(f.Body).Run()
+			if len(r.Knobs) == 0 || len(r.Errors) > 0 {
+				continue
+			}
+			n++
+			for _, id := range []string{"page--fig", "bad id"} {
+				o := fence.Options{ID: func(string) string { return id }}
+				want := r.Drawing(o).Named(o)
+				d := r.PageDrawing(o)
+				page := d.Named(o)
+				if id == "page--fig" {
+					if len(page.Errors) > 0 || !bytes.Equal(page.HTML, want.HTML) || !bytes.Equal(page.Plain, want.Plain) || page.Assets != nil {
+						t.Errorf("%s, %s: the page drawing's markup differs from the whole drawing's (errors %v, %d assets)", name, r.Scenario.ID, page.Errors, len(page.Assets))
+					}
+				}
+				d.DrawRest(o)
+				got := d.Named(o)
+				if !bytes.Equal(got.HTML, want.HTML) || !bytes.Equal(got.Plain, want.Plain) || len(got.Assets) != len(want.Assets) || got.Errors.Error() != want.Errors.Error() {
+					t.Fatalf("%s, %s, id %q: after DrawRest: errors %v, want %v", name, r.Scenario.ID, id, got.Errors, want.Errors)
+				}
+				for i := range want.Assets {
+					if !bytes.Equal(got.Assets[i], want.Assets[i]) {
+						t.Errorf("%s, %s: combination %d's script differs", name, r.Scenario.ID, i)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the guide has no fence with knobs")
 	}
 }
