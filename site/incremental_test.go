@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	guide "github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/templates"
 	"pgregory.net/rapid"
 )
@@ -315,6 +317,70 @@ func TestLinkChecksFollowTheirTargets(t *testing.T) {
 		}
 		for i, f := range cold.Files {
 			if incr.Files[i].Path != f.Path || !bytes.Equal(incr.Files[i].Data, f.Data) {
+				t.Fatalf("%s: %s differs from a cold build", st.what, f.Path)
+			}
+		}
+	}
+}
+
+// TestDeferredVariantsMatchCold: a build that defers its figures' other
+// knob combinations (Options.DeferVariants) lists their scripts in
+// Pending, not in Files, and once DrawPending has drawn them is a cold
+// build byte for byte — on the guide at first, after an edit of a figure
+// with knobs (the scripts of the others come from the Cache, and only the
+// edited one's are pending), and after a save that changes nothing.
+func TestDeferredVariantsMatchCold(t *testing.T) {
+	content := fstest.MapFS{}
+	names, err := fs.Glob(guide.FS, "*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		b, err := fs.ReadFile(guide.FS, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		content[n] = &fstest.MapFile{Data: b}
+	}
+	acks := string(content["acks.md"].Data)
+	edit := strings.Replace(acks, "title: acks=1, min.insync.replicas=1\n", "title: edited, acks=1, min.insync.replicas=1\n", 1)
+	if edit == acks || !strings.Contains(acks, "knobs:") {
+		t.Fatal("acks.md has no figure with knobs titled acks=1, min.insync.replicas=1")
+	}
+	cache, pages := NewMemoryCache(), &PageCache{}
+	for _, st := range []struct {
+		what    string
+		src     string
+		pending bool
+	}{{"the guide", acks, true}, {"a figure with knobs edited", edit, true}, {"nothing changed", edit, false}} {
+		content["acks.md"] = &fstest.MapFile{Data: []byte(st.src)}
+		s, err := Generate(Options{Content: content, ContentName: "content", Cache: cache, Pages: pages, DeferVariants: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(s.Pending) > 0) != st.pending {
+			t.Fatalf("%s: %d scripts pending", st.what, len(s.Pending))
+		}
+		for _, p := range s.Pending {
+			if s.File(p) != nil {
+				t.Fatalf("%s: %s is pending and in Files", st.what, p)
+			}
+		}
+		if st.what == "a figure with knobs edited" && !slices.ContainsFunc(s.Pending, func(p string) bool { return strings.HasPrefix(p, "assets/v/acks--acks-one-loss.") }) {
+			t.Errorf("%s: the edited figure's scripts are not pending: %v", st.what, s.Pending)
+		}
+		if err := s.DrawPending(); err != nil {
+			t.Fatal(err)
+		}
+		cold, err := Generate(Options{Content: content, ContentName: "content"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Files) != len(cold.Files) || len(s.Pending) != 0 {
+			t.Fatalf("%s: %d files (%d pending), cold %d", st.what, len(s.Files), len(s.Pending), len(cold.Files))
+		}
+		for i, f := range cold.Files {
+			if s.Files[i].Path != f.Path || !bytes.Equal(s.Files[i].Data, f.Data) {
 				t.Fatalf("%s: %s differs from a cold build", st.what, f.Path)
 			}
 		}

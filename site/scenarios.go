@@ -48,6 +48,9 @@ type FigureResult struct {
 	// run is the fence's scenarios and traces, for Site.Figures. The
 	// build never puts it into a Cache: a cache keeps markup, not traces.
 	run *fence.Result
+	// pending, for a figure with knobs whose other combinations are
+	// not drawn yet (Options.DeferVariants), is what draws them.
+	pending *pendingDraw
 	// digest is the SHA-256 of HTML, taken once when the figure is drawn,
 	// for the keys of the PageCache (pageKey), so that a save hashes no
 	// unchanged figure's markup again; zero for a result from elsewhere
@@ -206,20 +209,53 @@ func computeFigures(pages []*Page, o *Options) sim.ErrorList {
 	// there are fewer bodies than processors (a save that changed one),
 	// when each gets a share of the rest to draw its beats with.
 	drawWorkers := max(1, runtime.GOMAXPROCS(0)/max(1, len(todo)))
+	deferring := o.DeferVariants && o.Cache != nil && !o.KeepRuns
 	parallel(len(todo), func(t int) {
 		k := todo[t]
 		run := parsed[k].Run()
 		fo := fence.Options{Workers: drawWorkers}
-		d := run.Drawing(fo)
 		work := parsed[k].Work()
-		for _, i := range members[k] {
+		ids := make([]func(string) string, len(members[k]))
+		for m, i := range members[k] {
 			slug := jobs[i].page.Slug
-			fo.ID = func(id string) string { return FigureID(slug, id) }
-			r := figureResult(d.Named(fo), work, o.Cache != nil || o.Pages != nil)
+			ids[m] = func(id string) string { return FigureID(slug, id) }
+		}
+		var d *fence.Drawing
+		var later *pendingDraw
+		named := make([]*fence.Result, len(members[k]))
+		if deferring && len(run.Knobs) > 0 && run.Trace != nil && len(run.Errors) == 0 {
+			// The default combination alone, unless it fails to draw on
+			// some page: then the whole figure, as a build that does not
+			// defer draws it, so that the error is that build's.
+			d = run.PageDrawing(fo)
+			later = &pendingDraw{d: d, variants: len(run.Variants), def: run.Default}
+			for m := range members[k] {
+				fo.ID = ids[m]
+				if named[m] = d.Named(fo); named[m].HTML == nil {
+					later = nil
+				}
+			}
+			if later == nil {
+				d.DrawRest(fo)
+				clear(named)
+			}
+		} else {
+			d = run.Drawing(fo)
+		}
+		for m, i := range members[k] {
+			fo.ID = ids[m]
+			if named[m] == nil {
+				named[m] = d.Named(fo)
+			}
+			r := figureResult(named[m], work, o.Cache != nil || o.Pages != nil)
 			if !o.KeepRuns {
 				r.run = nil
 			}
-			if o.Cache != nil {
+			if later != nil {
+				// Into the Cache once whole (DrawPending).
+				r.pending = later
+				later.members = append(later.members, pendingMember{r: r, key: keys[i], id: fo.ID})
+			} else if o.Cache != nil {
 				c := *r
 				c.run = nil
 				o.Cache.Put(keys[i], &c)
@@ -301,4 +337,73 @@ func figureResult(run *fence.Result, work fence.Work, digest bool) *FigureResult
 		}
 	}
 	return r
+}
+
+// pendingDraw is a figure with knobs whose page markup a build drew
+// without its other combinations (Options.DeferVariants): d draws them,
+// for each page that shows the figure (members: the same body on several
+// pages is drawn once). variants is the number of combinations, def the
+// default's index.
+type pendingDraw struct {
+	d             *fence.Drawing
+	variants, def int
+	members       []pendingMember
+}
+
+// pendingMember is one page's figure of a pendingDraw: its result, which
+// gets the scripts, its Cache key and its DOM id.
+type pendingMember struct {
+	r   *FigureResult
+	key string
+	id  func(string) string
+}
+
+// DrawPending draws every variant script Generate left pending
+// (Site.Pending, Options.DeferVariants), adds them to Files and puts
+// their figures, whole, into the build's Cache: the Site is then byte for
+// byte a build without DeferVariants. Figures are drawn on GOMAXPROCS
+// workers. An error means a combination failed to draw, which fails a
+// build that does not defer: build again without DeferVariants for that
+// build's errors (the failed figures are not in the Cache); the Site must
+// not be used.
+func (s *Site) DrawPending() error {
+	if len(s.draws) == 0 {
+		return nil
+	}
+	files := make([][]File, len(s.draws))
+	failed := make([]bool, len(s.draws))
+	workers := max(1, runtime.GOMAXPROCS(0)/len(s.draws))
+	parallel(len(s.draws), func(k int) {
+		pd := s.draws[k]
+		pd.d.DrawRest(fence.Options{Workers: workers})
+		for _, m := range pd.members {
+			full := pd.d.Named(fence.Options{ID: m.id})
+			if full.HTML == nil || len(full.Assets) != pd.variants {
+				failed[k] = true
+				return
+			}
+			m.r.Assets, m.r.pending = full.Assets, nil
+			id := full.Scenario.ID
+			for i, a := range full.Assets {
+				if a != nil {
+					files[k] = append(files[k], File{Path: AssetDir + "/" + fence.VariantFile(m.id(id), i), Data: a})
+				}
+			}
+			if s.cache != nil {
+				c := *m.r
+				c.run = nil
+				s.cache.Put(m.key, &c)
+			}
+		}
+	})
+	s.draws = nil
+	for k := range files {
+		if failed[k] {
+			return fmt.Errorf("a figure with knobs failed to draw one of its combinations")
+		}
+		s.Files = append(s.Files, files[k]...)
+	}
+	s.Pending = nil
+	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
+	return nil
 }

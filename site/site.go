@@ -48,6 +48,14 @@ type Options struct {
 	// the process must set it to something that changes with the engine
 	// and renderer; an in-process cache may leave it empty.
 	EngineVersion string
+	// DeferVariants, with a Cache and without KeepRuns, draws only the
+	// default combination of each figure with knobs that the build
+	// computes (its page markup is complete: the other combinations are
+	// scripts of their own): their scripts are left to Site.DrawPending,
+	// listed in Site.Pending meanwhile, and the figures go into the Cache
+	// only once drawn. kflowgen serve publishes a save's pages first and
+	// draws the rest after.
+	DeferVariants bool
 }
 
 // Site is a generated site held in memory: every output file, plus what
@@ -62,6 +70,14 @@ type Site struct {
 	Sections []*Section
 	// Figures describes every figure in page order.
 	Figures []FigureStat
+	// Pending lists the variant scripts not drawn yet, sorted
+	// (Options.DeferVariants): each is a FigureStat's variant, and joins
+	// Files once DrawPending has drawn it.
+	Pending []string
+
+	// draws are the figures DrawPending finishes; cache the build's.
+	draws []*pendingDraw
+	cache Cache
 }
 
 // File is one output file; Path is slash-separated and relative to the
@@ -92,7 +108,12 @@ type FigureStat struct {
 	// Variants are the output paths of the figure's variant scripts
 	// (one per knob combination but the default, fence.VariantFile under
 	// AssetDir), which only Page loads; none for a figure without knobs.
-	Variants []string
+	// VariantsKey, in a build with a Cache, is the fence's CacheKey: it
+	// names everything the scripts are made of (equal keys, equal
+	// scripts), so that a reader can tell them changed before they are
+	// drawn (Options.DeferVariants); "" without a Cache.
+	Variants    []string
+	VariantsKey string
 }
 
 // File returns the output file at path p, or nil.
@@ -289,6 +310,23 @@ func Generate(o Options) (*Site, error) {
 					st.Variants = append(st.Variants, p)
 				}
 			}
+			if pd := r.pending; pd != nil {
+				// Drawn later (DrawPending): every combination but the
+				// default, as r.Assets will hold them.
+				for i := range pd.variants {
+					if i != pd.def {
+						p := AssetDir + "/" + fence.VariantFile(id, i)
+						s.Pending = append(s.Pending, p)
+						st.Variants = append(st.Variants, p)
+					}
+				}
+				if !slices.Contains(s.draws, pd) { // one per body, however many pages show it
+					s.draws = append(s.draws, pd)
+				}
+			}
+			if len(st.Variants) > 0 && o.Cache != nil {
+				st.VariantsKey = f.cacheKey(o.EngineVersion, pg.Slug)
+			}
 			s.Figures = append(s.Figures, st)
 		}
 	}
@@ -469,6 +507,8 @@ func Generate(o Options) (*Site, error) {
 		s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.StepperFile, Data: svganim.StepperJS()})
 	}
 	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
+	slices.Sort(s.Pending)
+	s.cache = o.Cache
 	return s, nil
 }
 
