@@ -146,6 +146,22 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data, ok := g.files[p]
+	if pf := g.pending[p]; !ok && pf != nil {
+		// A variant script published before it was drawn: wait for it,
+		// so that a reader who picks a combination just after a save
+		// gets the new picture, never the old one or none.
+		if s.onWait != nil {
+			s.onWait(p)
+		}
+		select {
+		case <-pf.ready:
+			data, ok = pf.data, pf.ok
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
 	if !ok {
 		s.notFound(w, r, p)
 		return

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -551,14 +552,29 @@ func copyGuide(t testing.TB) string {
 	return dir
 }
 
-// served returns the files of the generation s serves, by slash path.
+// served returns the files of the generation s serves, by slash path,
+// its variant scripts still being drawn included once they are.
 func served(t testing.TB, s *Server) map[string][]byte {
 	t.Helper()
 	g, _ := s.state()
 	if g == nil {
 		t.Fatal("no generation is served")
 	}
-	return g.files
+	if len(g.pending) == 0 {
+		return g.files
+	}
+	files := maps.Clone(g.files)
+	for p, pf := range g.pending {
+		select {
+		case <-pf.ready:
+		case <-time.After(deadline):
+			t.Fatalf("%s was never drawn", p)
+		}
+		if pf.ok {
+			files[p] = pf.data
+		}
+	}
+	return files
 }
 
 // readTree returns every file under dir, by slash path.
@@ -969,5 +985,131 @@ func TestIdleCollect(t *testing.T) {
 	wait("after a save's build")
 	if builds.Load() == before {
 		t.Errorf("the collection came before the save's build ended")
+	}
+}
+
+// knobLines make a fencePage figure one with knobs (three combinations),
+// appended to its beats line.
+const knobLines = "\nproducer: {acks: 1, records: 2}\nknobs:\n  producer.acks: [0, 1, all]"
+
+// coldFiles is a cold build of the content folder dir, by path.
+func coldFiles(t testing.TB, dir string) map[string][]byte {
+	t.Helper()
+	cold, err := site.Generate(site.Options{Content: os.DirFS(dir), ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, f := range cold.Files {
+		files[f.Path] = f.Data
+	}
+	return files
+}
+
+// TestVariantWaitsForItsDrawing: a save of a figure with knobs reloads
+// its page before the figure's other combinations are drawn, and a
+// request for one of their scripts in that time waits for it and gets
+// the new script (a cold build's), never the old one or a 404.
+func TestVariantWaitsForItsDrawing(t *testing.T) {
+	dir := smallSite(t)
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "First title", "beats: 4"+knobLines))
+	waiting := make(chan string, 10)
+	drawing := make(chan struct{}, 10)
+	release := make(chan struct{})
+	_, base := startWith(t, Options{ContentDir: dir, ContentName: "content"}, func(s *Server) {
+		s.onWait = func(p string) { waiting <- p }
+		s.onDrawPending = func() {
+			drawing <- struct{}{}
+			<-release
+		}
+	})
+	script := "assets/v/a--one.0.js"
+	before := get(t, base+"/"+script)
+	if before.status != http.StatusOK {
+		t.Fatalf("%s: %d before the save", script, before.status)
+	}
+	r := get(t, base+"/a.html")
+	st := listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Second title", "beats: 5"+knobLines))
+	select {
+	case <-drawing:
+	case <-time.After(deadline):
+		t.Fatal("the save's build never came to drawing its figure's other combinations")
+	}
+	// The drawing is held: the reload is already sent.
+	st.expect(t, "reload")
+	got := make(chan response, 1)
+	go func() {
+		resp, err := http.Get(base + "/" + script)
+		if err != nil {
+			t.Error(err)
+			got <- response{}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		got <- response{resp.StatusCode, resp.Header.Get("Content-Type"), string(b)}
+	}()
+	select {
+	case p := <-waiting:
+		if p != script {
+			t.Errorf("waiting for %s, want %s", p, script)
+		}
+	case <-time.After(deadline):
+		t.Fatal("the request for the script did not wait for its drawing")
+	}
+	close(release)
+	after := <-got
+	want := coldFiles(t, dir)[script]
+	if after.status != http.StatusOK || after.body != string(want) || after.body == before.body {
+		t.Fatalf("%s after the save: %d, %d bytes, the cold build's: %v, the old one: %v", script, after.status, len(after.body), after.body == string(want), after.body == before.body)
+	}
+}
+
+// TestEditDuringDeferredDrawing: a save that lands while the build before
+// it draws its figures' other combinations is built after that drawing,
+// and the site served then is a cold build of the last save, scripts
+// included.
+func TestEditDuringDeferredDrawing(t *testing.T) {
+	dir := smallSite(t)
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "First title", "beats: 4"+knobLines))
+	var once sync.Once
+	saved := make(chan struct{})
+	s, base := startWith(t, Options{ContentDir: dir, ContentName: "content"}, func(s *Server) {
+		s.onDrawPending = func() {
+			once.Do(func() {
+				// On the build's goroutine, between publishing and drawing.
+				if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte(fencePage("A", "one", "Third title", "beats: 3"+knobLines)), 0o644); err != nil {
+					t.Error(err)
+				}
+				close(saved)
+			})
+		}
+	})
+	r := get(t, base+"/a.html")
+	st := listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Second title", "beats: 5"+knobLines))
+	st.expect(t, "reload")
+	<-saved
+	for {
+		r = get(t, base+"/a.html")
+		if strings.Contains(r.body, "Third title") {
+			break
+		}
+		st = listen(t, base, "a.html", version(t, r.body))
+		st.expect(t, "fixed")
+		st.expect(t, "reload")
+	}
+	want := coldFiles(t, dir)
+	have := served(t, s)
+	if len(have) != len(want) {
+		t.Errorf("%d files served, a cold build has %d", len(have), len(want))
+	}
+	for p, b := range want {
+		if !bytes.Equal(have[p], b) {
+			t.Errorf("%s differs from a cold build", p)
+		}
 	}
 }

@@ -135,8 +135,14 @@ type Server struct {
 	onEvent func(ev fsnotify.Event, kept bool)
 	onBuild func(started bool, r BuildResult)
 	// onCollect, set by tests before Run, is called after each garbage
-	// collection the watcher runs while idle (collectIdle).
-	onCollect func()
+	// collection the watcher runs while idle (collectIdle). onDrawPending
+	// is called by a build that published pages before drawing their
+	// figures' other combinations, just before it draws them.
+	onCollect     func()
+	onDrawPending func()
+	// onWait is called by a request for a variant script that is being
+	// drawn, as it starts waiting for it.
+	onWait func(path string)
 	// collecting is set while such a collection runs.
 	collecting atomic.Bool
 
@@ -163,8 +169,41 @@ type generation struct {
 	files  map[string][]byte
 	shared []byte
 	// owned holds the variant scripts of figures with knobs: each is part
-	// of its page's version, not of shared.
-	owned map[string]bool
+	// of its page's version, not of shared. variants holds, by page,
+	// what its version takes of its figures' variant scripts: their paths
+	// and keys (site.FigureStat.VariantsKey), which name the scripts
+	// before they are drawn.
+	owned    map[string]bool
+	variants map[string]string
+	// pending holds the variant scripts published before they were drawn
+	// (site.Options.DeferVariants), by path; a request for one waits for
+	// it (serveFile). Each is resolved before the next build starts.
+	pending map[string]*pendingFile
+}
+
+// pendingFile is a variant script of a published generation being drawn:
+// ready is closed once data holds it (ok) or it will not come (!ok: its
+// figure failed to draw, and the build is published as failed).
+type pendingFile struct {
+	ready chan struct{}
+	data  []byte
+	ok    bool
+}
+
+// file returns the bytes of the output file at p: one of files, or a
+// pending script once drawn (never waiting).
+func (g *generation) file(p string) ([]byte, bool) {
+	if b, ok := g.files[p]; ok {
+		return b, true
+	}
+	if pf := g.pending[p]; pf != nil {
+		select {
+		case <-pf.ready:
+			return pf.data, pf.ok
+		default:
+		}
+	}
+	return nil, false
 }
 
 // versionOf returns the version of the page at path p (false for a nil
@@ -342,15 +381,49 @@ func (s *Server) rebuild() BuildResult {
 		defer func() { s.onBuild(false, r) }()
 	}
 
-	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, Pages: &s.pages, EngineVersion: EngineVersion}
+	// A save's build publishes its pages as soon as they are rendered
+	// and draws the other knob combinations of the figures it computed
+	// after (site.Options.DeferVariants): the reload does not wait for
+	// pictures that no page shows until a reader picks them. The first
+	// build, which nobody waits on, draws everything at once.
+	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, Pages: &s.pages, EngineVersion: EngineVersion,
+		DeferVariants: s.gen != nil}
 	if s.templates != nil {
 		opts.Templates = s.templates
 	}
 	h0, m0 := s.cache.begin()
-	built, err := site.Generate(opts)
-	var g *generation
-	if err == nil {
-		g = s.newGeneration(r.N, built)
+	var built *site.Site
+	var err error
+	for {
+		if built, err = site.Generate(opts); err != nil {
+			break
+		}
+		old := s.gen // written by this goroutine alone (buildMu)
+		g := s.newGeneration(r.N, built)
+		r.Changed = s.publish(g)
+		if len(built.Pending) == 0 {
+			break
+		}
+		if s.onDrawPending != nil {
+			s.onDrawPending()
+		}
+		derr := built.DrawPending()
+		for p, pf := range g.pending {
+			pf.data = built.File(p)
+			pf.ok = derr == nil && pf.data != nil
+			close(pf.ready)
+		}
+		if derr == nil {
+			break
+		}
+		// A combination failed to draw, which fails a build that draws
+		// them all: the last good generation is served again, and the
+		// build is made that way, for its errors.
+		s.mu.Lock()
+		s.gen = old
+		s.wakeLocked()
+		s.mu.Unlock()
+		r.Changed, opts.DeferVariants = nil, false
 	}
 	r.Hits, r.Misses = s.cache.end(h0, m0)
 	r.Took = time.Since(start)
@@ -360,7 +433,6 @@ func (s *Server) rebuild() BuildResult {
 		return r
 	}
 	r.Pages, r.Figures = len(built.Pages), len(built.Figures)
-	r.Changed = s.publish(g)
 	if s.o.OutDir != "" {
 		r.OutErr = built.WriteDir(s.o.OutDir, s.o.ContentDir)
 		var left *site.LeftoverError
@@ -396,34 +468,44 @@ func describeChanged(changed []string) string {
 // are the previous generation's keeps that generation's slice (one copy
 // of an unchanged file however many builds it survives), and a page whose
 // bytes, shared assets and variant scripts are all unchanged keeps its
-// version, so a save hashes only what it changed.
+// version, so a save hashes only what it changed. The variant scripts
+// still pending (site.Site.Pending) are pending in the generation too.
 func (s *Server) newGeneration(n int, built *site.Site) *generation {
-	g := &generation{n: n, pages: map[string]string{}, files: make(map[string][]byte, len(built.Files))}
+	g := &generation{n: n, pages: map[string]string{}, files: make(map[string][]byte, len(built.Files)), variants: map[string]string{}}
 	s.mu.Lock()
 	old := s.gen // written by this goroutine alone (buildMu)
 	s.mu.Unlock()
 	// same says a file is the previous generation's, byte for byte. A
 	// page from the site.PageCache is the very slice the previous build
 	// served, recognised without comparing its bytes.
+	var oldFile []byte
 	same := func(f site.File) bool {
 		if old == nil {
 			return false
 		}
-		b, ok := old.files[f.Path]
+		b, ok := old.file(f.Path)
+		oldFile = b
 		return ok && sameBytes(b, f.Data)
 	}
 	// A figure's variant scripts are loaded by its own page alone: they
 	// are part of that page's version, not of the assets every page
 	// shares, so a save that changes one figure with knobs reloads its
-	// page and no other.
-	owned := map[string][]string{} // page → its variant scripts
+	// page and no other. A page's version takes each script by its path
+	// and the figure's VariantsKey, which names what the scripts are made
+	// of before they are drawn (or, from a build without a Cache, by its
+	// bytes).
 	owner := map[string]bool{}
+	keyed := map[string]bool{} // scripts named by their figure's key
 	for _, f := range built.Figures {
-		if len(f.Variants) > 0 {
-			owned[f.Page] = append(owned[f.Page], f.Variants...)
-			for _, v := range f.Variants {
-				owner[v] = true
-			}
+		for _, v := range f.Variants {
+			owner[v] = true
+			keyed[v] = f.VariantsKey != ""
+		}
+	}
+	if len(built.Pending) > 0 {
+		g.pending = make(map[string]*pendingFile, len(built.Pending))
+		for _, p := range built.Pending {
+			g.pending[p] = &pendingFile{ready: make(chan struct{})}
 		}
 	}
 	shared := func(p string) bool { return path.Ext(p) != ".html" && !owner[p] }
@@ -432,7 +514,7 @@ func (s *Server) newGeneration(n int, built *site.Site) *generation {
 	for _, f := range built.Files {
 		unchanged[f.Path] = same(f)
 		if unchanged[f.Path] {
-			g.files[f.Path] = old.files[f.Path]
+			g.files[f.Path] = oldFile
 		} else {
 			g.files[f.Path] = f.Data
 		}
@@ -460,27 +542,37 @@ func (s *Server) newGeneration(n int, built *site.Site) *generation {
 		g.shared = assets.Sum(nil)
 	}
 	g.owned = owner
+	for _, f := range built.Figures {
+		if len(f.Variants) == 0 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString(g.variants[f.Page])
+		for _, v := range f.Variants {
+			fmt.Fprintf(&b, "\x00%d:%s\x00", len(v), v)
+			if !keyed[v] {
+				sum := sha256.Sum256(g.files[v])
+				b.Write(sum[:])
+			}
+		}
+		fmt.Fprintf(&b, "\x01%d:%s", len(f.VariantsKey), f.VariantsKey)
+		g.variants[f.Page] = b.String()
+	}
 	for _, f := range built.Files {
 		if path.Ext(f.Path) != ".html" {
 			continue
 		}
 		// A page keeps its version, unhashed, when neither its bytes, nor
 		// the shared assets, nor its own variant scripts changed.
-		keep := unchanged[f.Path] && assetsSame
-		for _, v := range owned[f.Path] {
-			keep = keep && unchanged[v] && old.owned[v]
-		}
-		if v, ok := old.versionOf(f.Path); keep && ok {
+		vs := g.variants[f.Path]
+		if v, ok := old.versionOf(f.Path); ok && unchanged[f.Path] && assetsSame && old.variants[f.Path] == vs {
 			g.pages[f.Path] = v
 			continue
 		}
 		h := sha256.New()
 		h.Write(g.shared)
 		h.Write(f.Data)
-		for _, v := range owned[f.Path] {
-			fmt.Fprintf(h, "\x00%d:%s\x00%d:", len(v), v, len(g.files[v]))
-			h.Write(g.files[v])
-		}
+		io.WriteString(h, vs)
 		g.pages[f.Path] = hex.EncodeToString(h.Sum(nil))[:20]
 	}
 	return g
