@@ -64,6 +64,9 @@ type Page struct {
 	// key was made of and its JSON (dataJSON); keyJSON is nil until then.
 	keyData layoutData
 	keyJSON []byte
+	// keyMemo is the page's last PageCache key with its inputs
+	// (pageKey), nil until then.
+	keyMemo *keyMemo
 	doc     ast.Node
 	figures []*figureNode
 	// linkDests holds each link's destination as written, before

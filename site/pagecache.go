@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/kafkaflow/kflowgen/sim"
@@ -49,6 +50,9 @@ type PageCache struct {
 	// kept whether or not its build succeeded, since the check rewrote
 	// the page's links either way.
 	links map[*Page]*linkMemo
+	// css holds each stylesheet of the templates minified, with the
+	// bytes it was minified from, by name (minifiedCSS).
+	css map[string][2][]byte
 	// Rendered and Reused count the pages of the last build that were
 	// rendered and taken from the cache, for tests and the log; Linked
 	// the pages whose links it checked (the others' last check stood:
@@ -153,6 +157,32 @@ func (c *PageCache) linkMemos() map[*Page]*linkMemo {
 	return c.links
 }
 
+// minifiedCSS is minifyCSS(name, b), kept: a stylesheet whose bytes are
+// the ones minified last time is given the same minified bytes. A nil
+// PageCache keeps nothing.
+func (c *PageCache) minifiedCSS(name string, b []byte) ([]byte, error) {
+	if c == nil {
+		return minifyCSS(name, b)
+	}
+	c.mu.Lock()
+	kept, ok := c.css[name]
+	c.mu.Unlock()
+	if ok && sameBytes(kept[0], b) {
+		return kept[1], nil
+	}
+	out, err := minifyCSS(name, b)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.css == nil {
+		c.css = map[string][2][]byte{}
+	}
+	c.css[name] = [2][]byte{b, out}
+	return out, nil
+}
+
 // begin starts a build.
 func (c *PageCache) begin() {
 	c.mu.Lock()
@@ -189,11 +219,19 @@ func navKey(tmpl []byte, sn *sectionNav) string {
 // for but d does not hold yet — the navigation drawn with the layout's
 // own "nav-item" template (from d.Nav), the page's Content — before it is
 // executed. The key is pageKey's, over all of d (the navigation
-// included) and the template's name.
-func renderWhole(c *PageCache, tmplDigest []byte, t *template.Template, name string, d layoutData, page *Page, fill func(*layoutData) error) ([]byte, error) {
+// included) and the template's name. root, when not nil, is the root
+// section's navigation, which d.Nav lists (the home page and the
+// playground are in the root folder, as its pages are, so the links are
+// the same and none is current): its digest stands for d.Nav in the key,
+// so that a save does not encode the whole list twice.
+func renderWhole(c *PageCache, tmplDigest []byte, t *template.Template, name string, d layoutData, page *Page, root *sectionNav, fill func(*layoutData) error) ([]byte, error) {
 	var key string
 	if c != nil {
-		if k := pageKey(tmplDigest, &renderJob{out: name, data: d, page: page}); k != "" {
+		j := renderJob{out: name, data: d, page: page}
+		if root != nil && slices.Equal(d.Nav, root.pages) {
+			j.data.Nav, j.shared, j.pos = nil, root, -1
+		}
+		if k := pageKey(tmplDigest, &j); k != "" {
 			key = k + "\x00" + name
 		}
 		if b, ok := c.get(key); ok && key != "" {
@@ -311,6 +349,46 @@ func writeBytes(h hash.Hash, b []byte) {
 // keep) in the case, which does not arise, that the data cannot be
 // encoded.
 func pageKey(tmpl []byte, j *renderJob) string {
+	// The layout data as JSON (struct fields in declaration order, so
+	// one encoding per value): whatever a later field adds is in the key
+	// without a line here.
+	d, err := dataJSON(j.page, &j.data)
+	if err != nil {
+		return ""
+	}
+	in := keyInputs{tmpl: tmpl, data: d}
+	if j.shared != nil {
+		in.shared, in.pos = j.shared.digest, j.pos
+	}
+	pg := j.page
+	if pg != nil {
+		// The source by its digest: a page kept from the last build
+		// (getParsed) has it already. Only this page's job reads or
+		// sets it.
+		if pg.srcDigest == ([sha256.Size]byte{}) {
+			pg.srcDigest = sha256.Sum256(pg.src)
+		}
+		for _, f := range pg.figures {
+			// The markup by its digest, taken when it was drawn.
+			if r := f.result; r != nil && r.HTML != nil && r.digest != ([sha256.Size]byte{}) && len(r.HTML) == len(f.HTML) {
+				in.figs = append(in.figs, keyPart{digest: true, b: r.digest[:]})
+			} else {
+				in.figs = append(in.figs, keyPart{b: f.HTML})
+			}
+		}
+		// The links as the build rewrote them: a short figure link
+		// ("b.md#fig") becomes the figure's full id only when the page
+		// it names has that figure, which that page's text decides.
+		for _, l := range pageLinks(pg) {
+			in.links = append(in.links, l.Destination)
+		}
+		// The same inputs as the page's last key (a page kept from the
+		// last build, with nothing it shows changed): the same key,
+		// unhashed.
+		if m := pg.keyMemo; m != nil && m.in.same(&in) {
+			return m.key
+		}
+	}
 	h := sha256.New()
 	h.Write(tmpl)
 	if j.shared != nil {
@@ -320,40 +398,70 @@ func pageKey(tmpl []byte, j *renderJob) string {
 		binary.BigEndian.PutUint64(n[:], uint64(j.pos))
 		h.Write(n[:])
 	}
-	// The layout data as JSON (struct fields in declaration order, so
-	// one encoding per value): whatever a later field adds is in the key
-	// without a line here.
-	d, err := dataJSON(j.page, &j.data)
-	if err != nil {
-		return ""
-	}
 	writeBytes(h, d)
-	pg := j.page
 	if pg != nil {
 		writeField(h, pg.Path)
-		// The source by its digest: a page kept from the last build
-		// (getParsed) has it already. Only this page's job reads or
-		// sets it.
-		if pg.srcDigest == ([sha256.Size]byte{}) {
-			pg.srcDigest = sha256.Sum256(pg.src)
-		}
 		h.Write(pg.srcDigest[:])
-		for _, f := range pg.figures {
-			// The markup by its digest, taken when it was drawn.
-			if r := f.result; r != nil && r.HTML != nil && r.digest != ([sha256.Size]byte{}) && len(r.HTML) == len(f.HTML) {
+		for _, f := range in.figs {
+			if f.digest {
 				writeField(h, "\x00figure")
-				h.Write(r.digest[:])
+				h.Write(f.b)
 			} else {
 				writeField(h, "\x00markup")
-				writeBytes(h, f.HTML)
+				writeBytes(h, f.b)
 			}
 		}
-		// The links as the build rewrote them: a short figure link
-		// ("b.md#fig") becomes the figure's full id only when the page
-		// it names has that figure, which that page's text decides.
-		for _, l := range pageLinks(pg) {
-			writeBytes(h, l.Destination)
+		for _, l := range in.links {
+			writeBytes(h, l)
 		}
 	}
-	return string(h.Sum(nil))
+	key := string(h.Sum(nil))
+	if pg != nil {
+		pg.keyMemo = &keyMemo{in: in, key: key}
+	}
+	return key
+}
+
+// keyInputs is what pageKey hashes besides the page's own path and
+// source (fixed for a *Page): the templates' digest, the section's
+// navigation digest and the page's place in it, the layout data's JSON,
+// each figure's markup (by its digest when it has one) and each link's
+// destination as the build rewrote it.
+type keyInputs struct {
+	tmpl, shared, data []byte
+	pos                int
+	figs               []keyPart
+	links              [][]byte
+}
+
+// keyPart is one figure's part of a key: its digest, or its markup.
+type keyPart struct {
+	digest bool
+	b      []byte
+}
+
+// keyMemo is a page's last PageCache key and what it was made of.
+type keyMemo struct {
+	in  keyInputs
+	key string
+}
+
+// same says whether a and b are the same inputs, byte for byte (at once
+// for the same slices, which is how an unchanged page's come).
+func (a *keyInputs) same(b *keyInputs) bool {
+	if a.pos != b.pos || !sameBytes(a.tmpl, b.tmpl) || !sameBytes(a.shared, b.shared) || (a.shared == nil) != (b.shared == nil) ||
+		!sameBytes(a.data, b.data) || len(a.figs) != len(b.figs) || len(a.links) != len(b.links) {
+		return false
+	}
+	for i := range a.figs {
+		if a.figs[i].digest != b.figs[i].digest || !sameBytes(a.figs[i].b, b.figs[i].b) {
+			return false
+		}
+	}
+	for i := range a.links {
+		if !sameBytes(a.links[i], b.links[i]) {
+			return false
+		}
+	}
+	return true
 }
