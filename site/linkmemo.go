@@ -166,6 +166,7 @@ func checkPageLinks(pages []*Page, lc *linkContext, memo map[*Page]*linkMemo) (s
 			continue
 		}
 		checked++
+		pg.linkChecks++ // the page's PageCache key hashes its links again
 		var deps *[]linkDep
 		if memo != nil {
 			delete(memo, pg) // the check below rewrites its links

@@ -64,9 +64,13 @@ type Page struct {
 	// key was made of and its JSON (dataJSON); keyJSON is nil until then.
 	keyData layoutData
 	keyJSON []byte
+
 	// keyMemo is the page's last PageCache key with its inputs
-	// (pageKey), nil until then.
-	keyMemo *keyMemo
+	// (pageKey), nil until then; linkChecks counts the checks that
+	// rewrote its links (checkPageLinks), which keyMemo compares.
+	keyMemo    *keyMemo
+	linkChecks int
+
 	doc     ast.Node
 	figures []*figureNode
 	// linkDests holds each link's destination as written, before

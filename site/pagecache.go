@@ -376,12 +376,12 @@ func pageKey(tmpl []byte, j *renderJob) string {
 				in.figs = append(in.figs, keyPart{b: f.HTML})
 			}
 		}
-		// The links as the build rewrote them: a short figure link
-		// ("b.md#fig") becomes the figure's full id only when the page
-		// it names has that figure, which that page's text decides.
-		for _, l := range pageLinks(pg) {
-			in.links = append(in.links, l.Destination)
-		}
+		// The links as the build rewrote them (a short figure link,
+		// "b.md#fig", becomes the figure's full id only when the page it
+		// names has that figure, which that page's text decides), by the
+		// count of the page's link checks: a check rewrites them, and
+		// only a check does.
+		in.links = pg.linkChecks
 		// The same inputs as the page's last key (a page kept from the
 		// last build, with nothing it shows changed): the same key,
 		// unhashed.
@@ -411,8 +411,8 @@ func pageKey(tmpl []byte, j *renderJob) string {
 				writeBytes(h, f.b)
 			}
 		}
-		for _, l := range in.links {
-			writeBytes(h, l)
+		for _, l := range pageLinks(pg) {
+			writeBytes(h, l.Destination)
 		}
 	}
 	key := string(h.Sum(nil))
@@ -425,13 +425,13 @@ func pageKey(tmpl []byte, j *renderJob) string {
 // keyInputs is what pageKey hashes besides the page's own path and
 // source (fixed for a *Page): the templates' digest, the section's
 // navigation digest and the page's place in it, the layout data's JSON,
-// each figure's markup (by its digest when it has one) and each link's
-// destination as the build rewrote it.
+// each figure's markup (by its digest when it has one) and the links'
+// destinations as the build rewrote them, which the count of the page's
+// link checks stands for (Page.linkChecks).
 type keyInputs struct {
 	tmpl, shared, data []byte
-	pos                int
+	pos, links         int
 	figs               []keyPart
-	links              [][]byte
 }
 
 // keyPart is one figure's part of a key: its digest, or its markup.
@@ -450,16 +450,11 @@ type keyMemo struct {
 // for the same slices, which is how an unchanged page's come).
 func (a *keyInputs) same(b *keyInputs) bool {
 	if a.pos != b.pos || !sameBytes(a.tmpl, b.tmpl) || !sameBytes(a.shared, b.shared) || (a.shared == nil) != (b.shared == nil) ||
-		!sameBytes(a.data, b.data) || len(a.figs) != len(b.figs) || len(a.links) != len(b.links) {
+		!sameBytes(a.data, b.data) || len(a.figs) != len(b.figs) || a.links != b.links {
 		return false
 	}
 	for i := range a.figs {
 		if a.figs[i].digest != b.figs[i].digest || !sameBytes(a.figs[i].b, b.figs[i].b) {
-			return false
-		}
-	}
-	for i := range a.links {
-		if !sameBytes(a.links[i], b.links[i]) {
 			return false
 		}
 	}
