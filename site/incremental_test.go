@@ -328,7 +328,8 @@ func TestLinkChecksFollowTheirTargets(t *testing.T) {
 // Pending, not in Files, and once DrawPending has drawn them is a cold
 // build byte for byte — on the guide at first, after an edit of a figure
 // with knobs (the scripts of the others come from the Cache, and only the
-// edited one's are pending), and after a save that changes nothing.
+// edited one's are pending), and after a save that changes nothing; a
+// copy of the page shows the same figures under other ids.
 func TestDeferredVariantsMatchCold(t *testing.T) {
 	content := fstest.MapFS{}
 	names, err := fs.Glob(guide.FS, "*.md")
@@ -343,6 +344,9 @@ func TestDeferredVariantsMatchCold(t *testing.T) {
 		content[n] = &fstest.MapFile{Data: b}
 	}
 	acks := string(content["acks.md"].Data)
+	// A copy of the page: its figures are the same bodies on another
+	// page (other ids), drawn once for both.
+	content["acks-copy.md"] = &fstest.MapFile{Data: []byte(strings.ReplaceAll(acks, "#acks--", "#acks-copy--"))}
 	edit := strings.Replace(acks, "title: acks=1, min.insync.replicas=1\n", "title: edited, acks=1, min.insync.replicas=1\n", 1)
 	if edit == acks || !strings.Contains(acks, "knobs:") {
 		t.Fatal("acks.md has no figure with knobs titled acks=1, min.insync.replicas=1")
