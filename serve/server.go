@@ -140,6 +140,8 @@ type Server struct {
 	// figures' other combinations, just before it draws them.
 	onCollect     func()
 	onDrawPending func()
+	// onPublish is called as a good build's generation is published.
+	onPublish func()
 	// onWait is called by a request for a variant script that is being
 	// drawn, as it starts waiting for it.
 	onWait func(path string)
@@ -595,6 +597,9 @@ func (s *Server) publish(g *generation) []string {
 	s.gen, s.fail = g, nil
 	s.wakeLocked()
 	s.mu.Unlock()
+	if s.onPublish != nil {
+		s.onPublish()
+	}
 
 	var changed []string
 	for p, v := range g.pages {
