@@ -32,6 +32,20 @@ var (
 
 // testPage serves a page with the given figures, figure.css, kf-words.js
 // and stepper.js, as a site would.
+// guidePage serves every guide figure on one testPage and returns the
+// server with the figures' DOM ids, in guideTraces' order.
+func guidePage(t testing.TB) (*httptest.Server, []string) {
+	t.Helper()
+	var figs [][]byte
+	var ids []string
+	for _, nt := range guideTraces(t) {
+		id := safeID(nt.name)
+		figs = append(figs, mustFigure(t, nt.t, id))
+		ids = append(ids, id)
+	}
+	return testPage(t, figs...), ids
+}
+
 func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 	t.Helper()
 	css, err := os.ReadFile(filepath.Join("..", "templates", "figure.css"))
@@ -898,14 +912,7 @@ func TestBrowserTween(t *testing.T) {
 // geometry) compute the same with the ring as without it; a ring in heavier
 // type or a wider stroke (as rings once were) fails here.
 func TestBrowserRingIsPaint(t *testing.T) {
-	var figs [][]byte
-	var ids []string
-	for _, nt := range guideTraces(t) {
-		id := safeID(nt.name)
-		figs = append(figs, mustFigure(t, nt.t, id))
-		ids = append(ids, id)
-	}
-	srv := testPage(t, figs...)
+	srv, ids := guidePage(t)
 	ctx, checkErrors := browser(t, 1280, 900)
 	defer checkErrors()
 	run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
@@ -938,14 +945,7 @@ func TestBrowserRingIsPaint(t *testing.T) {
 // through every beat, and its box keeps one height (the caption area is as
 // tall as the tallest beat's caption, with its "n more" closed).
 func TestBrowserSteadyHeight(t *testing.T) {
-	var figs [][]byte
-	var ids []string
-	for _, nt := range guideTraces(t) {
-		id := safeID(nt.name)
-		figs = append(figs, mustFigure(t, nt.t, id))
-		ids = append(ids, id)
-	}
-	srv := testPage(t, figs...)
+	srv, ids := guidePage(t)
 	for _, width := range []int{1280, 390} {
 		ctx, checkErrors := browser(t, width, 900)
 		run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))

@@ -97,14 +97,7 @@ const overlapJS = `(function(id){
 // puts it when it is measured. Nothing is exempt: the layout keeps every
 // pair apart (layout.go, share.go).
 func TestBrowserNoOverlap(t *testing.T) {
-	var figs [][]byte
-	var ids []string
-	for _, nt := range guideTraces(t) {
-		id := safeID(nt.name)
-		figs = append(figs, mustFigure(t, nt.t, id))
-		ids = append(ids, id)
-	}
-	srv := testPage(t, figs...)
+	srv, ids := guidePage(t)
 	for _, width := range []int{1280, 390} {
 		ctx, checkErrors := browser(t, width, 900)
 		run(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
