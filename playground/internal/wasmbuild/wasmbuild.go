@@ -98,10 +98,9 @@ func WasmExecJS() ([]byte, error) {
 const ScriptFile = "playground/kflow-wasm.js"
 
 // scriptHead and scriptTail frame the module's base64 in ScriptFile. The
-// head names kflow.wasm.gz, the gzip the base64 encodes, as the script
-// has always said; changing it would change every built site's bytes.
+// head says what the base64 holds and what makes it.
 const (
-	scriptHead = "// Kafka Flow's engine, parser and renderer as WebAssembly (playground/kflow.wasm.gz, base64).\nself.kfWasm=\""
+	scriptHead = "// Kafka Flow's engine, parser and renderer as WebAssembly: the module gzipped, in base64 (made by go generate ./playground).\nself.kfWasm=\""
 	scriptTail = "\";\n"
 )
 
