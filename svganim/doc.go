@@ -25,7 +25,9 @@
 // The visual language: the producer rail holds a card per record not yet
 // settled, in the zone of its stage (queued, sending, waiting, answering,
 // backoff, settled); a card that settled badly carries F, U or L as it
-// leaves. Each broker lane holds that broker's replica of each partition
+// leaves, and the rail's tally (tally.go) counts the records at each
+// outcome so far, so an outcome stays on the picture after its card has
+// gone. Each broker lane holds that broker's replica of each partition
 // as a row of offset cells coloured by the record's key (Okabe–Ito
 // palette, with the key's short label on every cell as a second cue);
 // cells at or above that replica's high watermark are drawn hollow and

@@ -29,6 +29,16 @@ type Topology struct {
 	Groups []GroupShape
 	// Wires lists the message gutter's columns (wire.go), in order.
 	Wires []WireShape
+	// Tally lists the producer's outcome counters (tally.go), in
+	// TallyOrder; none for a trace without records.
+	Tally []TallyShape
+}
+
+// TallyShape is one counter of the producer's tally: an outcome as the
+// trace spells it and the most records that stand at it at one beat.
+type TallyShape struct {
+	Outcome string
+	Max     int
 }
 
 // WireShape is one column of the message gutter: its channel ("p" the
@@ -177,6 +187,7 @@ func TopologyOf(t *sim.Trace) Topology {
 		tp.Groups = append(tp.Groups, GroupShape{Group: g, Type: a.typ, Members: a.members, Partitions: sortedKeys(a.parts)})
 	}
 	tp.Wires = wireTopology(t, tp.Groups)
+	tp.Tally = tallyShapes(t)
 	return tp
 }
 
@@ -250,6 +261,7 @@ func MergeTopology(a, b Topology) Topology {
 			out.Wires = append(out.Wires, w)
 		}
 	}
+	out.Tally = mergeTally(a.Tally, b.Tally)
 	return out
 }
 
@@ -345,7 +357,29 @@ type Layout struct {
 	// Wires holds the message gutter's columns, left to right, right of
 	// the logs; each is as wide as its longest token.
 	Wires []WireCol
+	// Tally holds the producer's outcome counters, left to right: on
+	// the rail's header line, between its name and the beat counter,
+	// where they fit there, else on a line of their own under the zones.
+	Tally []TallyCell
 }
+
+// TallyCell is one counter of the producer's tally: its outcome and the
+// box of its text (12-unit type, baseline tallyBase below Box.Y), as wide
+// as its widest count set in bold.
+type TallyCell struct {
+	Outcome string
+	Box     Box
+}
+
+// The tally's geometry: a counter's text box is tallyH high with its
+// baseline tallyBase from the top, counters stand tallyGap apart, and a
+// tally on its own line adds tallyLineH to the rail.
+const (
+	tallyH     = 16
+	tallyBase  = 12
+	tallyGap   = 12
+	tallyLineH = 18
+)
 
 // WireCol is one column of the message gutter: tokens of its channel
 // start at X and are W wide.
@@ -498,8 +532,21 @@ func NewLayout(tp Topology) Layout {
 		railLimit -= wireGap
 	}
 
-	// The producer band: a header line ("producer" and the beat counter),
-	// then its zones, left to right, wrapping.
+	// The picture's inner width before the rail widens it (it may, by its
+	// zones): the logs, the message gutter and the member rows' chips.
+	w := logRight
+	if gutterW > 0 {
+		need := logRight
+		if len(tp.Groups) > 0 {
+			need = max(need, right-gutterW)
+		}
+		w = need + gutterW - wireGap
+	}
+	w = max(w, minWidth-pad)
+
+	// The producer band: a header line ("producer", the tally when it
+	// fits, and the beat counter), then its zones, left to right,
+	// wrapping, and the tally's own line when it did not fit above.
 	y := pad
 	l.Rail = Box{X: pad, Y: y, W: 0, H: 0}
 	l.Counter = Box{X: 0, Y: y, W: 0, H: laneHeadH} // X, W set once W is known
@@ -530,6 +577,26 @@ func NewLayout(tp Topology) Layout {
 		zx += w + zoneGap
 	}
 	l.Rail.H = zy + zoneLabelH + cardH + 6 - y
+	if len(tp.Tally) > 0 {
+		// The rail's name is drawn in 13-unit bold from 8 units inside it;
+		// the counter's box is the header's last 120 units.
+		tx := pad + 8 + (textW("producer", true)*13+11)/12 + tallyGap
+		tw := -tallyGap
+		for _, c := range tp.Tally {
+			tw += tallyGap + textW(tallyText(c.Outcome, c.Max), true)
+		}
+		ty := y + 16 - tallyBase
+		if tx+tw > w-120 {
+			tx, ty = pad+rowIndent+4, y+l.Rail.H
+			l.Rail.H += tallyLineH
+		}
+		for _, c := range tp.Tally {
+			cw := textW(tallyText(c.Outcome, c.Max), true)
+			l.Tally = append(l.Tally, TallyCell{Outcome: c.Outcome, Box: Box{X: tx, Y: ty, W: cw, H: tallyH}})
+			tx += cw + tallyGap
+		}
+		railRight = max(railRight, tx-tallyGap)
+	}
 	y += l.Rail.H + pad
 
 	// Broker lanes: a header line, then a row per partition, with a
@@ -596,15 +663,7 @@ func NewLayout(tp Topology) Layout {
 	// the member rows' chips, which need their room). Every band ends
 	// before it, so that a token on its way from one lane to another
 	// passes beside the lanes between them, never over one.
-	w := logRight
-	if gutterW > 0 {
-		need := logRight
-		if len(tp.Groups) > 0 {
-			need = max(need, right-gutterW)
-		}
-		w = need + gutterW - wireGap
-	}
-	w = max(w, railRight+4, minWidth-pad)
+	w = max(w, railRight+4)
 	l.W = w + pad
 	l.H = y - laneGap + pad
 	// The log end offset's label room (logRight) already parts the

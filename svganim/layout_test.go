@@ -27,6 +27,13 @@ func randomTopology(r *rand.Rand) Topology {
 			tp.Stages = append(tp.Stages, StageShape{Stage: st, Max: r.IntN(40)})
 		}
 	}
+	if r.IntN(4) > 0 {
+		for _, o := range TallyOrder {
+			if o != "sent" || r.IntN(2) == 0 {
+				tp.Tally = append(tp.Tally, TallyShape{Outcome: o, Max: r.IntN(401)})
+			}
+		}
+	}
 	for g := 0; g < r.IntN(5); g++ {
 		gs := GroupShape{Group: "g" + strconv.Itoa(g), Type: []string{"consumer", "share"}[r.IntN(2)]}
 		for m := 0; m < r.IntN(13); m++ {
@@ -93,6 +100,34 @@ func checkLayout(t *testing.T, name string, tp Topology, l Layout) {
 		zones = append(zones, z.Box)
 	}
 	noOverlap(t, name+" zones", zones)
+	// The tally's counters lie inside the rail, apart from each other,
+	// the zones and the counter, with the header's name left of them.
+	if len(l.Tally) != len(tp.Tally) {
+		t.Errorf("%s: %d tally counters for %d outcomes", name, len(l.Tally), len(tp.Tally))
+	}
+	name13 := pad + 8 + (textW("producer", true)*13+11)/12
+	for i, c := range l.Tally {
+		if !l.Rail.Contains(c.Box) {
+			t.Errorf("%s: tally counter %s %v leaves the rail %v", name, c.Outcome, c.Box, l.Rail)
+		}
+		if c.Box.Y < l.Rail.Y+laneHeadH && c.Box.X < name13+tallyGap {
+			t.Errorf("%s: tally counter %s %v runs into the rail's name (ending at %d)", name, c.Outcome, c.Box, name13)
+		}
+		if c.Box.Overlaps(l.Counter) {
+			t.Errorf("%s: tally counter %s %v overlaps the beat counter %v", name, c.Outcome, c.Box, l.Counter)
+		}
+		if w := textW(tallyText(c.Outcome, tp.Tally[i].Max), true); c.Box.W < w {
+			t.Errorf("%s: tally counter %s is %d wide for a text of %d", name, c.Outcome, c.Box.W, w)
+		}
+		if i > 0 && c.Box.X < l.Tally[i-1].Box.Right()+tallyGap {
+			t.Errorf("%s: tally counters %s and %s stand closer than %d", name, l.Tally[i-1].Outcome, c.Outcome, tallyGap)
+		}
+		for _, z := range zones {
+			if c.Box.Overlaps(z) {
+				t.Errorf("%s: tally counter %s %v overlaps zone %v", name, c.Outcome, c.Box, z)
+			}
+		}
+	}
 	for _, b := range append(lanes, l.Counter) {
 		if !view.Contains(b) {
 			t.Errorf("%s: %v leaves the viewBox %v", name, b, view)

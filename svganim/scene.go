@@ -122,6 +122,9 @@ type scene struct {
 	// texts (wireBeat), found once by tokenWidths; the drawing
 	// goroutines only read it.
 	wires []*wireBeat
+	// tally holds each beat's counts of the producer's tally, by beat
+	// index and then TallyOrder (tallies).
+	tally [][]int
 }
 
 // reuse holds marks already drawn, keyed by everything they are drawn
@@ -259,6 +262,9 @@ func newSceneIn(t *sim.Trace, l Layout) *scene {
 		s.last = t.Beats[n-1].Beat
 	}
 	s.tokenWide = s.tokenWidths()
+	if len(l.Tally) > 0 {
+		s.tally = tallies(t)
+	}
 	return s
 }
 
@@ -383,6 +389,7 @@ func (s *scene) drawInto(bi int, ms []mark) []mark {
 		title: "the beat shown; one beat is the time a message takes to cross"})
 
 	s.drawRail(b, add)
+	s.drawTally(bi, add)
 	s.drawLanes(b, add)
 	for gi := range s.l.Groups {
 		s.drawGroup(b, gi, add)
