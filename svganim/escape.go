@@ -67,15 +67,16 @@ func escapeWith(s string, plus bool) string {
 // Marshal writes one (HTML-safe): " and \ escaped, \b \f \n \r \t by their
 // short forms and other bytes below 0x20 as \u00XX, < > & as \u003c \u003e
 // \u0026, U+2028 and U+2029 as \u2028 and \u2029, and each byte of invalid
-// UTF-8 as \ufffd.
-func appendJSONString(b []byte, s string) []byte {
+// UTF-8 as \ufffd. s may be a string or bytes (a variant's markup, which
+// is not copied into a string first).
+func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if jsonPlain[c] {
 				i++
 				continue
 			}
@@ -100,7 +101,10 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[i:])
+		// A rune is at most utf8.UTFMax bytes: decoded from a copy of
+		// them, so that bytes are not converted to a string.
+		var rb [utf8.UTFMax]byte
+		r, n := utf8.DecodeRune(rb[:copy(rb[:], s[i:])])
 		if r == utf8.RuneError && n == 1 {
 			b = append(b, s[start:i]...)
 			b = append(b, `\ufffd`...)
@@ -120,3 +124,14 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// jsonPlain says which ASCII bytes appendJSONString writes as they are:
+// every printable one but " \ < > &. A table, as the loop over a
+// figure's markup (every variant's script is one JSON string of it) tests
+// each byte.
+var jsonPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()

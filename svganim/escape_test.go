@@ -137,7 +137,8 @@ func TestEscapers(t *testing.T) {
 // TestFigureJSON checks the hand-written tracks JSON against
 // encoding/json, for titles and tracks of ints and strings of every kind
 // (HTML characters, control bytes, U+2028, invalid UTF-8), nil titles and
-// no tracks included.
+// no tracks included, and appendJSONString of bytes against the same
+// string's.
 func TestFigureJSON(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		var titles []string
@@ -168,6 +169,12 @@ func TestFigureJSON(t *testing.T) {
 		}
 		if got := figureJSON(titles, tracks); string(got) != string(want) {
 			rt.Fatalf("figureJSON = %s\nencoding/json %s", got, want)
+		}
+		// Bytes are written as the string of them is (KnobAsset's markup).
+		for _, s := range titles {
+			if got, want := appendJSONString(nil, []byte(s)), appendJSONString(nil, s); string(got) != string(want) {
+				rt.Fatalf("appendJSONString of the bytes of %q = %s, of the string %s", s, got, want)
+			}
 		}
 	})
 }

@@ -127,7 +127,7 @@ func KnobAsset(id string, i int, html []byte) ([]byte, error) {
 	a = append(a, "(self.kfV=self.kfV||{})["...)
 	a = append(a, key...)
 	a = append(a, "]="...)
-	a = appendJSONString(a, string(inner))
+	a = appendJSONString(a, inner)
 	a = append(a, ";self.kfVLoaded&&kfVLoaded("...)
 	a = append(a, key...)
 	a = append(a, ");\n"...)
