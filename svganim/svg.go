@@ -3,6 +3,7 @@ package svganim
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	svg "github.com/ajstarks/svgo"
 	"github.com/kafkaflow/kflowgen/sim"
@@ -18,15 +19,20 @@ var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLane: 2, 
 
 // classOf is the class attribute of a mark: "m", its shape's class, its
 // own classes, and "kf-gone" when the mark is absent at this beat.
-func classOf(m *mark, gone bool) string {
-	c := "m " + shapeClass[m.shape]
+func classOf(m *mark, gone bool) string { return string(appendClass(nil, m, gone)) }
+
+// appendClass appends classOf(m, gone) to b.
+func appendClass(b []byte, m *mark, gone bool) []byte {
+	b = append(b, "m "...)
+	b = append(b, shapeClass[m.shape]...)
 	if m.cls != "" {
-		c += " " + m.cls
+		b = append(b, ' ')
+		b = append(b, m.cls...)
 	}
 	if gone {
-		c += " kf-gone"
+		b = append(b, " kf-gone"...)
 	}
-	return c
+	return b
 }
 
 // writeMark writes one mark as a group translated to its origin, with its
@@ -35,8 +41,22 @@ func classOf(m *mark, gone bool) string {
 // the only attributes or texts that come from outside this package's
 // constants: the class is built from [a-z0-9-] pieces, and every text goes
 // through svgo's escaping text methods.
-func writeMark(c *svg.SVG, m *mark, gone, noTitle bool) {
-	c.Group(`class="`+classOf(m, gone)+`"`, `transform="translate(`+itoa(m.x)+`,`+itoa(m.y)+`)"`)
+//
+// scratch is a buffer for the group's attributes, kept by the caller
+// between marks: the class and the transform are one argument to svgo,
+// which writes a single `name="value" name="value"` string as it writes
+// the two (each followed by a space), with one string made instead of the
+// half dozen that joining and passing them apart took.
+func writeMark(c *svg.SVG, m *mark, gone, noTitle bool, scratch *[]byte) {
+	a := append((*scratch)[:0], `class="`...)
+	a = appendClass(a, m, gone)
+	a = append(a, `" transform="translate(`...)
+	a = strconv.AppendInt(a, int64(m.x), 10)
+	a = append(a, ',')
+	a = strconv.AppendInt(a, int64(m.y), 10)
+	a = append(a, `)"`...)
+	*scratch = a
+	c.Group(string(a))
 	if !noTitle {
 		c.Title(m.title)
 	}
@@ -125,8 +145,9 @@ func writeSVG(w *bytes.Buffer, l Layout, label string, marks []mark, gone []bool
 	// draw it when there is room (figureScale), and CSS shrinks it to fit.
 	c.Start(l.W*figureScale/10, l.H*figureScale/10, append(root, attrs...)...)
 	c.Title(label)
+	var scratch []byte
 	for i := range marks {
-		writeMark(c, &marks[i], gone != nil && gone[i], inline)
+		writeMark(c, &marks[i], gone != nil && gone[i], inline, &scratch)
 	}
 	c.End()
 	if inline {
