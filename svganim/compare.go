@@ -104,7 +104,7 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 		}
 	}
 	view.WriteString(`</div>`)
-	d.SVG = view.String()
+	d.SVG = view.Bytes()
 	d.Tracks = figureJSON(titles, tracks)
 	d.Caption = compareCaptionParts(poster, names, a, b, notes[poster]).html("beat "+itoa(poster)+" — ", true)
 	// One class marks the figure as a pair, for the wider layout; a pair

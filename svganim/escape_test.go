@@ -57,7 +57,7 @@ func TestFigureMarkupIsTheTemplates(t *testing.T) {
 			Open:   rapid.IntRange(0, 50).Draw(rt, "open"),
 			// Markup parts go in as they are in both.
 			Caption: nasty(rt, "caption"),
-			SVG:     nasty(rt, "svg"),
+			SVG:     []byte(nasty(rt, "svg")),
 			Tracks:  []byte(nasty(rt, "tracks")),
 		}
 		for i, n := 0, rapid.IntRange(0, 3).Draw(rt, "stories"); i < n; i++ {
@@ -84,7 +84,7 @@ func TestFigureMarkupIsTheTemplates(t *testing.T) {
 			SVG                template.HTML
 			Tracks             template.JS
 			Keys               []KeyStyle
-		}{d.ID, d.Title, d.Last, d.Poster, d.Open, template.HTML(d.Caption), story, template.HTML(d.SVG), template.JS(d.Tracks), d.Keys}); err != nil {
+		}{d.ID, d.Title, d.Last, d.Poster, d.Open, template.HTML(d.Caption), story, template.HTML(string(d.SVG)), template.JS(d.Tracks), d.Keys}); err != nil {
 			rt.Fatal(err)
 		}
 		var got bytes.Buffer

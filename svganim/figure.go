@@ -142,7 +142,7 @@ func Draw(t *sim.Trace, o Options) (*Drawn, error) {
 	ms, gone := u.beat(poster)
 	markChanged(ms, u.changedAt(poster))
 	writeSVG(&buf, s.l, d.Title, ms, gone, true)
-	d.SVG = buf.String()
+	d.SVG = buf.Bytes()
 	d.Tracks = figureJSON(u.encode(s.l.CellW, 0))
 	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat "+itoa(poster)+" — ", true)
 	d.Keys = append(d.Keys, s.legendKeys()...)
@@ -204,7 +204,7 @@ type figData struct {
 	Last, Poster, Open int
 	Caption            string   // the poster beat's caption, after "beat N — "
 	Story              []string // every beat's caption, without the beat number
-	SVG                string
+	SVG                []byte
 	Tracks             []byte // the JSON script (figureJSON)
 	Keys               []KeyStyle
 }
@@ -233,7 +233,7 @@ func (d *figData) write(b *bytes.Buffer) {
 		`" data-open="` + itoa(d.Open) + `" tabindex="0" aria-labelledby="` + id + `-t">
 <figcaption class="kf-title" id="` + id + `-t">` + escapeText(d.Title) + `</figcaption>
 <div class="kf-view">`)
-	b.WriteString(d.SVG)
+	b.Write(d.SVG)
 	b.WriteString(`</div>`)
 	if len(d.Keys) > 0 {
 		b.WriteString("\n" + `<div class="kf-legend" role="group" aria-label="keys: press one to isolate it">`)
