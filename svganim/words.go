@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Mark titles are words, and most of their words are the same in every
@@ -138,7 +140,31 @@ var titleCoder = func() *strings.Replacer {
 }()
 
 // encodeTitle writes a title with its phrases as tokens.
-func encodeTitle(s string) string { return titleCoder.Replace(s) }
+func encodeTitle(s string) string {
+	if c, ok := codedTitles.Load(s); ok {
+		return c.(string)
+	}
+	c := titleCoder.Replace(s)
+	if codedCount.Add(1) <= maxCodedTitles {
+		codedTitles.Store(s, c)
+	}
+	return c
+}
+
+// codedTitles remembers encodeTitle's results from one figure to the next
+// (and from one build to the next in serve): the guide's figures encode
+// 5,593 titles, each a strings.Replacer pass over it, and only 983 of
+// them differ. A title's code depends on the title alone, so which figure
+// stored it first changes no byte. At most maxCodedTitles are kept, so
+// that memory does not grow with every title a long serve session draws;
+// past that, titles are encoded each time. codedCount counts the stores
+// attempted.
+var (
+	codedTitles sync.Map // title → its code
+	codedCount  atomic.Int64
+)
+
+const maxCodedTitles = 1 << 16
 
 // decodeTitle restores a title written by encodeTitle, as the stepper does.
 func decodeTitle(s string) string {
