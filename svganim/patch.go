@@ -346,6 +346,14 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		}
 		var x, y int // the position "p" last written
 		fl := ""
+		// A mark's classes go back and forth between a few sets (a lane
+		// online and offline, a card's stages): the flags of the last
+		// few are kept, by class attribute and presence.
+		var seen [4]struct {
+			cls, fl string
+			here    bool
+		}
+		nseen := 0
 		for k := range rs {
 			// Each run starts where something about the mark may have
 			// changed since the beat before, which is the run before.
@@ -358,7 +366,17 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 				}
 			}
 			if p == nil || here != p.here || m.cls != p.m.cls {
-				fl = flags(m, here, base)
+				j := 0
+				for j < min(nseen, len(seen)) && (seen[j].here != here || seen[j].cls != m.cls) {
+					j++
+				}
+				if j < min(nseen, len(seen)) {
+					fl = seen[j].fl
+				} else {
+					fl = flags(m, here, base)
+					seen[nseen%len(seen)].cls, seen[nseen%len(seen)].fl, seen[nseen%len(seen)].here = m.cls, fl, here
+					nseen++
+				}
 			}
 			for f, name := range fields {
 				var s string
