@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -156,6 +157,37 @@ func TestBrowserKnobs(t *testing.T) {
 		t.Errorf("→ moved %d parked combinations too (%v)", n, err)
 	}
 
+	// The combinations not shown are out of sight in every way: out of
+	// the accessibility tree, out of the tab order, and not hit where they
+	// lie under the one shown; and the figure is as tall as the one shown
+	// (acks=all, loaded last, is the tallest).
+	flip(2, "2")
+	flip(0, "0")
+	if got, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](fmt.Sprintf(`(() => {
+		const f = document.getElementById(%q), v = f.querySelector('.kf-var'), bad = [];
+		const parked = [...f.querySelectorAll('.kf-park')];
+		if (parked.length !== 2) bad.push(parked.length + ' combinations parked');
+		for (const p of parked) {
+			if (p.ariaHidden !== 'true') bad.push('combination ' + p.dataset.v + ' not aria-hidden');
+			const tabbable = [...p.querySelectorAll('button,input,select,summary')].filter(e => e.tabIndex >= 0);
+			if (tabbable.length) bad.push('combination ' + p.dataset.v + ' has ' + tabbable.length + ' controls in the tab order');
+		}
+		if (v.ariaHidden) bad.push('the shown combination is aria-hidden');
+		const controls = [...v.querySelectorAll('button,input,select')];
+		if (!controls.length || controls.some(e => e.tabIndex < 0)) bad.push('the shown combination has controls out of the tab order');
+		for (const c of controls) {
+			c.scrollIntoView({block: 'center'});
+			const r = c.getBoundingClientRect(), hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+			if (r.width && !v.contains(hit)) bad.push(c.outerHTML.slice(0, 40) + ' is covered by ' + (hit?.outerHTML.slice(0, 40) || 'nothing'));
+		}
+		// The table follows the shown combination at its margin.
+		const gap = f.querySelector('.kf-outcomes').getBoundingClientRect().top - v.getBoundingClientRect().bottom;
+		if (Math.abs(gap - parseFloat(getComputedStyle(f.querySelector('.kf-outcomes')).marginTop)) > 1) bad.push('the outcome table is ' + gap + ' px below the combination shown');
+		return bad;
+	})()`, id))); err != nil || len(got) > 0 {
+		t.Errorf("after the flips, with acks=0 shown: %q (%v)", got, err)
+	}
+
 	// A deep link with a beat and a knob value.
 	tctx = openKnobs(t, ctx, out, "acks.html", "#"+id+"@8?producer.acks=all")
 	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v === "2"`, id))); err != nil {
@@ -163,6 +195,101 @@ func TestBrowserKnobs(t *testing.T) {
 	}
 	if got := knobs(t, tctx, id); got.At != "8 / 16" || got.Pressed[0] != "all" {
 		t.Errorf("opened from #%s@8?producer.acks=all: %+v", id, got)
+	}
+}
+
+// TestBrowserKnobFlipLaysOutNothing: once loaded, a flip between two
+// combinations of one height (acks=0 and acks=1 of the test figure)
+// changes no box: the forced layout after the click lays out no object,
+// and the style pass restyles a few dozen elements (the two combinations'
+// roots, the knob buttons, the outcome table's marked rows), not the
+// combinations' insides — parking a combination with visibility or inert,
+// inherited, restyled 700 elements a flip, and content-visibility laid
+// both combinations out again. Counts, read from a Chrome trace of the
+// flips, not times.
+func TestBrowserKnobFlipLaysOutNothing(t *testing.T) {
+	browsertest.Chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(Options{Content: fstest.MapFS{"acks.md": page("title: Acks", knobFence...)}, ContentName: "content"}, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Start(t, 1280, 900)
+	const id = "acks--acks-crash"
+	tctx := openKnobs(t, ctx, out, "acks.html", "#"+id+"@8")
+	for _, v := range []string{"0", "2", "1"} {
+		if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector('#%s [data-kb="0"][data-kval="%s"]').click(), true)`, id, v))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v === %q`, id, v))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	heights, err := chromedp.Run(tctx, chromedp.Evaluate[[]int](fmt.Sprintf(`['0', '1'].map(v => document.querySelector('#%s [data-v="' + v + '"]').scrollHeight)`, id)))
+	if err != nil || heights[0] != heights[1] {
+		t.Fatalf("acks=0 and acks=1 are %v px high (%v): the test wants two combinations of one height", heights, err)
+	}
+	const flips = 6
+	events, err := browsertest.Trace(tctx, func() error {
+		_, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(async () => {
+			const f = document.getElementById(%q);
+			for (let i = 0; i < %d; i++) {
+				await new Promise(r => requestAnimationFrame(() => r()));
+				f.querySelector('[data-kb="0"][data-kval="' + i %% 2 + '"]').click();
+				await null; // the pick runs in a promise callback
+				f.offsetHeight;
+			}
+			return true;
+		})()`, id, flips), chromedp.EvalAwaitPromise))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := chromedp.Run(tctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v`, id)))
+	if err != nil || shown != "1" {
+		t.Fatalf("after the flips combination %q is shown (%v), want 1", shown, err)
+	}
+	// The frame callbacks the flips ran in, and the style and layout
+	// passes inside them.
+	type span struct{ start, end float64 }
+	var frames []span
+	var tid int64
+	for _, e := range events {
+		if e.Name == "FireAnimationFrame" && e.Ph == "X" {
+			frames = append(frames, span{e.Ts, e.Ts + e.Dur})
+			tid = e.Tid
+		}
+	}
+	if len(frames) < flips {
+		t.Fatalf("the trace holds %d frame callbacks for %d flips", len(frames), flips)
+	}
+	restyled, laidOut := 0, 0
+	for _, e := range events {
+		inside := false
+		for _, f := range frames {
+			inside = inside || e.Tid == tid && e.Ts >= f.start && e.Ts <= f.end
+		}
+		if !inside {
+			continue
+		}
+		var args struct {
+			ElementCount int `json:"elementCount"`
+			BeginData    struct {
+				DirtyObjects int `json:"dirtyObjects"`
+			} `json:"beginData"`
+		}
+		if json.Unmarshal(e.Args, &args) != nil {
+			continue
+		}
+		switch e.Name {
+		case "UpdateLayoutTree":
+			restyled += args.ElementCount
+		case "Layout":
+			laidOut += args.BeginData.DirtyObjects
+		}
+	}
+	if laidOut != 0 || restyled > 60*flips {
+		t.Errorf("%d flips laid out %d layout objects and restyled %d elements; want none laid out, at most 60 restyled a flip", flips, laidOut, restyled)
 	}
 }
 

@@ -22,19 +22,48 @@
     const shown = { [def]: fig.querySelector('.kf-var') };
     const built = { [def]: first };
 
-    // A combination not shown stays in the figure, parked: content-
-    // visibility: hidden skips its rendering but keeps its boxes, so a
-    // flip back to it shows them as they were and its stepper patches the
-    // fields that differ at the beat shown, instead of the combination's
-    // markup being inserted and laid out again. Only the shown one is a
-    // .kf-var, takes keys (stepper.js) and holds the title's id, which
-    // the figure's aria-labelledby names.
+    // A combination not shown stays in the figure, parked: laid out in
+    // the same grid cell as the one shown (kf-knobs.css) and clipped away
+    // whole, so that a flip back to it restyles the two combinations'
+    // roots, lays nothing out when the two are of one height, and its
+    // stepper patches the fields that differ at the beat shown.
+    // content-visibility: hidden, which parked them before, laid both
+    // out again at every flip (Acks test figure: 0.5 ms of style and 0.3
+    // ms of layout a flip); visibility or inert, being inherited, restyle
+    // every element inside (700 there, 5 to 9 ms). So a parked
+    // combination leaves the accessibility tree by aria-hidden and the
+    // tab order by its controls' tabindex, and focus inside it goes back
+    // to the figure. Only the shown one is a .kf-var, takes keys
+    // (stepper.js) and holds the title's id, which the figure's
+    // aria-labelledby names.
+    const tabbable = new Map();
     function park(v, parked) {
       v.className = parked ? 'kf-park' : 'kf-var';
-      v.style.contentVisibility = parked ? 'hidden' : '';
+      v.ariaHidden = parked ? 'true' : null;
+      if (!tabbable.has(v)) tabbable.set(v, [...v.querySelectorAll('button,input,select,summary,a[href]')]);
+      for (const e of tabbable.get(v)) {
+        if (parked) e.tabIndex = -1;
+        else e.removeAttribute('tabindex');
+      }
+      if (parked && v.contains(document.activeElement)) fig.focus({ preventScroll: true });
       const title = v.querySelector('.kf-title');
       if (parked) title?.removeAttribute('id');
       else if (title) title.id = fig.id + '-t';
+    }
+
+    // The figure takes the height of the combination shown: a parked one
+    // taller than it is size-contained (its box 0 high, its content laid
+    // out as it was), the others are left as they are. heights holds
+    // each combination's content height (scrollHeight, contained or
+    // not), read before a flip changes anything, from the last frame's
+    // layout.
+    const measure = () => Object.keys(shown).map(k => [shown[k], shown[k].scrollHeight]);
+    function fit(i, heights) {
+      const h = heights.find(([v]) => v === shown[i])[1];
+      for (const [v, vh] of heights) {
+        const contain = v !== shown[i] && vh > h ? 'size' : '';
+        if (v.style.contain !== contain) v.style.contain = contain;
+      }
     }
 
     // The outcome table marks the combination shown (its rows, one per
@@ -74,7 +103,9 @@
         const from = built[cur];
         b ??= from.beat();
         from.stop();
-        if (i !== cur) {
+        const flip = i !== cur;
+        const heights = flip && shown[i] && measure();
+        if (flip) {
           park(shown[cur], true);
           if (shown[i]) park(shown[i], false);
           else {
@@ -95,6 +126,7 @@
         // A flip keeps the isolated key.
         for (const key of shown[i].querySelectorAll('.kf-key')) key.ariaPressed = key.dataset.k === fig.dataset.iso;
         (built[i] ||= Stepper(fig, shown[i])).go(Math.min(b, +shown[i].dataset.last));
+        if (flip) fit(i, heights || measure());
       };
       wanted = i;
       if (shown[i] || self.kfV?.[key]) return ready();
