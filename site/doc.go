@@ -38,9 +38,13 @@
 //     sections; the *.css and *.js assets are copied into assets/.
 //
 // Links between pages may name the source file ("acks.md", "../ops/isr.md",
-// relative to the linking page) or the output page ("acks.html", relative
-// to the linking page's output file); the build rewrites the first kind
-// and fails on either kind when no such page exists.
+// relative to the linking page), the output page ("acks.html", relative
+// to the linking page's output file) or a section's folder ("ops/",
+// written as a link to its index page); the build rewrites the first and
+// the last kind. Every other relative link and image source must name a
+// file the site publishes: the build fails, at the link, on any relative
+// link that names nothing (resolveLinks). Links with a scheme
+// ("https:", "mailto:") and "//host" links are not checked.
 //
 // Pages are ordered within their section by (front matter weight, title,
 // path), and sections by their index page's (weight, title), then folder,

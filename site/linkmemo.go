@@ -1,6 +1,7 @@
 package site
 
 import (
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,9 +23,10 @@ import (
 
 // linkDep is one fact a page's link check read, by kind: depSource, the
 // page at content path key ("ops/acks.md"); depOutput, the output page
-// key ("ops/index.html"); depSelf, the page itself (an in-page link). frag
-// says a link with a fragment names it, so its figures and headings
-// count too. facts is what the build found (linkContext.facts).
+// key ("ops/index.html"); depSelf, the page itself (an in-page link);
+// depOther, any other target (otherKey: a section's folder or a file the
+// site publishes). frag says a link with a fragment names it, so its
+// figures and headings count too. facts is what the build found (linkContext.facts).
 type linkDep struct {
 	kind  byte
 	key   string
@@ -36,6 +38,7 @@ const (
 	depSource byte = 'm'
 	depOutput byte = 'h'
 	depSelf   byte = 's'
+	depOther  byte = 'o'
 )
 
 // linkFacts is what a link check read of one linkDep: whether the page
@@ -76,9 +79,15 @@ type linkMemo struct {
 type linkContext struct {
 	byPath, byOut map[string]*Page
 	outputs       map[string]bool
-	figs          map[*Page][]pageFigure
-	broken        map[*Page]bool
-	targets       map[*Page]string
+	// secByDir maps each section's content folder ("" for the root) to
+	// it; static maps each file the site publishes from the content
+	// folder to its output path, and staticOut holds those outputs.
+	secByDir  map[string]*Section
+	static    map[string]string
+	staticOut map[string]bool
+	figs      map[*Page][]pageFigure
+	broken    map[*Page]bool
+	targets   map[*Page]string
 }
 
 // facts returns what a link check of pg reads of d in this build.
@@ -91,6 +100,15 @@ func (lc *linkContext) facts(pg *Page, d linkDep) linkFacts {
 			return linkFacts{exists: true, target: figureFacts(lc.figs[pg], lc.broken[pg])}
 		}
 		return linkFacts{exists: true}
+	case depOther:
+		// What it resolves to, or the message saying why it does not,
+		// and for an index page with a fragment, that page's facts.
+		out, why := lc.other(d.key)
+		f := linkFacts{exists: out != "", out: out, target: why}
+		if to := lc.byOut[out]; to != nil && d.frag && path.Base(out) == "index.html" {
+			f.page, f.target = true, lc.targetFacts(to)
+		}
+		return f
 	case depSource:
 		to := lc.byPath[d.key]
 		if to == nil {
@@ -172,7 +190,7 @@ func checkPageLinks(pages []*Page, lc *linkContext, memo map[*Page]*linkMemo) (s
 			delete(memo, pg) // the check below rewrites its links
 			deps = new([]linkDep)
 		}
-		frags, perrs := resolveLinks(pg, lc.byPath, lc.outputs, lc.byOut, deps)
+		frags, perrs := resolveLinks(pg, lc, deps)
 		perrs = append(perrs, checkFragments(frags, lc.figs, lc.broken)...)
 		errs = append(errs, perrs...)
 		if memo != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-// resolveLinks checks and rewrites the links of a page that point at other
-// pages of the site, so that authors can link the way they would on a
-// forge, by source file, and never ship a dead link:
+// resolveLinks checks and rewrites the links and image sources of a page
+// that point into the site, so that authors can link the way they would
+// on a forge, by source file, and never ship a dead link:
 //
 //   - "acks.md" or "../ops/acks.md#isr" (a content file, relative to the
 //     linking page) becomes a link relative to the linking page's output
@@ -22,65 +22,98 @@ import (
 //     section (Section);
 //   - "acks.html" or "../ops/index.html" (an output page, relative to the
 //     linking page's output file) is kept;
-//   - either one naming no page of the site is an error at the link.
+//   - "ops/" (a section's folder, by its content name or its output
+//     name; "./" or "../" for the root section) becomes a link to the
+//     section's index page, "ops/index.html", which opens from disk too;
+//   - any other relative link or image source must name a file the site
+//     publishes (linkContext.other);
+//   - one naming nothing the site publishes is an error at the link
+//     ("file:line:col: link to "nosuch": …", or "image "x.png": …").
 //
-// Links with a scheme ("https:", "mailto:"), links starting "//" and other
-// files are left alone. pages maps content paths to pages, byOut output
-// pages to pages (made once a build: made for each page, it was quadratic
-// in the pages); outputs holds every output page, relative to the site
-// root. The fragment of a link to a page of the site, or of an in-page
-// link ("#isr"), is returned to be checked by checkFragments once the
-// figures are known.
+// Links with a scheme ("https:", "mailto:", "data:") and links starting
+// "//" are left alone; so is the query of a link to a page. The fragment
+// of a link to a page of the site, or of an in-page link ("#isr"), is
+// returned to be checked by checkFragments once the figures are known.
 //
 // deps, when not nil, receives every fact of the site beyond pg itself
 // that the result (with checkFragments') read: see linkDep.
-func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byOut map[string]*Page, deps *[]linkDep) ([]fragLink, sim.ErrorList) {
+func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.ErrorList) {
 	var errs sim.ErrorList
 	var frags []fragLink
 	var lines lineIndex // made at the first error, for its position
-	for i, link := range pageLinks(pg) {
+	for i, ref := range pageLinks(pg) {
 		// A page kept from the last build (PageCache) holds the links
 		// that build rewrote: start again from what the author wrote.
-		link.Destination = pg.linkDests[link]
+		*ref.dest = pg.linkOrig[i]
 		dest := pg.linkStrs[i]
 		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
 			continue
 		}
+		fail := func(format string, args ...any) {
+			what := "link to"
+			if ref.image {
+				what = "image"
+			}
+			errs = append(errs, sim.Error{File: pg.File, Pos: ref.pos(pg.src, pg.lines(&lines)),
+				Msg: fmt.Sprintf("%s %q: ", what, dest) + fmt.Sprintf(format, args...)})
+		}
 		rawTarget, frag, hasFrag := strings.Cut(dest, "#")
-		rawTarget, _, _ = strings.Cut(rawTarget, "?") // a query names no other file
-		rest := dest[len(rawTarget):]                 // the query and fragment, kept as written
+		beforeQuery := rawTarget
+		rawTarget, _, hasQuery := strings.Cut(rawTarget, "?") // a query names no other file
+		rest := dest[len(rawTarget):]                         // the query and fragment, kept as written
 		target := rawTarget
 		if t, err := url.PathUnescape(rawTarget); err == nil {
 			target = t // "a%20b.md" names the file "a b.md"
 		}
-		fl := fragLink{from: pg, to: pg, link: link, dest: dest, frag: frag}
+		fl := fragLink{from: pg, to: pg, ref: ref, dest: dest, frag: frag}
 		switch {
 		case target == "":
 			addDep(deps, linkDep{kind: depSelf, frag: hasFrag})
+		case strings.HasPrefix(target, "/"):
+			fail("a path from the server's root breaks when the site is served from a sub-path or opened from disk: write it relative to this page")
+			continue
 		case strings.EqualFold(path.Ext(target), ".md"):
 			p := path.Join(path.Dir(pg.Path), target)
 			addDep(deps, linkDep{kind: depSource, key: p, frag: hasFrag})
-			to, ok := pages[p]
+			to, ok := lc.byPath[p]
 			if !ok {
-				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, pg.lines(&lines)),
-					Msg: fmt.Sprintf("link to %q: no page %s in the content folder", dest, sim.EscapeName(p))})
+				fail("no page %s in the content folder", sim.EscapeName(p))
 				continue
 			}
 			fl.to, fl.page = to, relHref(pg.Out, to.Out)
-			link.Destination = []byte(fl.page + rest)
+			*ref.dest = []byte(fl.page + rest)
 		case strings.EqualFold(path.Ext(target), ".html"):
 			// Relative to the linking page's folder in the output.
 			out := path.Join(path.Dir(pg.Out), target)
 			addDep(deps, linkDep{kind: depOutput, key: out, frag: hasFrag})
-			if strings.HasPrefix(target, "/") || strings.HasPrefix(out, "../") || !outputs[out] {
-				errs = append(errs, sim.Error{File: pg.File, Pos: nodePos(link, pg.src, pg.lines(&lines)),
-					Msg: fmt.Sprintf("link to %q: the site has no page %s (link to the page's .md file, or to SLUG.html)", dest, sim.EscapeName(target))})
+			if strings.HasPrefix(out, "../") || !lc.outputs[out] {
+				fail("the site has no page %s (link to the page's .md file, or to SLUG.html)", sim.EscapeName(target))
 				continue
 			}
 			fl.page = path.Clean(target)
-			fl.to = byOut[out]
+			fl.to = lc.byOut[out]
 		default:
-			continue
+			key := otherKey(pg, target)
+			addDep(deps, linkDep{kind: depOther, key: key, frag: hasFrag})
+			out, why := lc.other(key)
+			if out == "" {
+				switch {
+				case hasFrag && strings.Contains(frag, "."):
+					why = strings.TrimSuffix(why, linkHelp) + `: a "#" starts the link's fragment, so write %23 for a "#" in a file name`
+				case hasQuery && strings.Contains(beforeQuery[len(rawTarget):], "."):
+					why = strings.TrimSuffix(why, linkHelp) + `: a "?" starts the link's query, so write %3F for a "?" in a file name`
+				case ref.image:
+					why = strings.TrimSuffix(why, linkHelp)
+				}
+				fail("%s", why)
+				continue
+			}
+			fl.page = (&url.URL{Path: relHref(pg.Out, out)}).String()
+			*ref.dest = []byte(fl.page + rest)
+			fl.to = nil
+			if path.Base(out) == "index.html" {
+				fl.to = lc.byOut[out] // a section's index page; nil for a generated list
+			}
 		}
 		if hasFrag && fl.to != nil {
 			frags = append(frags, fl) // positioned only if it fails (fragLink.position)
@@ -89,24 +122,108 @@ func resolveLinks(pg *Page, pages map[string]*Page, outputs map[string]bool, byO
 	return frags, errs
 }
 
-// pageLinks returns pg's links in document order, found by one walk of
-// its document the first time (a page kept by the PageCache keeps them),
-// and records each one's destination as the author wrote it
-// (pg.linkDests), which every build starts again from.
-func pageLinks(pg *Page) []*ast.Link {
-	if pg.linkDests != nil {
+// otherKey is what linkContext.other looks a link up by: the target
+// relative to the content folder and relative to the output folder, and
+// whether it is written as a folder ("ops/", ".", "..").
+func otherKey(pg *Page, target string) string {
+	folder := "f"
+	if strings.HasSuffix(target, "/") || path.Base(target) == "." || path.Base(target) == ".." {
+		folder = "d"
+	}
+	return folder + "\x00" + path.Join(path.Dir(pg.Path), target) + "\x00" + path.Join(path.Dir(pg.Out), target)
+}
+
+// other resolves a link that names neither a page's .md file nor an
+// output page (otherKey): a section's folder ("ops/", by its content
+// folder or its output folder) gives the section's index page; a file
+// gives what the site publishes at it. It returns the output path,
+// relative to the site root, or "" and what is wrong.
+func (lc *linkContext) other(key string) (out, why string) {
+	kind, rest, _ := strings.Cut(key, "\x00")
+	cpath, opath, _ := strings.Cut(rest, "\x00")
+	inside := func(p string) bool { return p != ".." && !strings.HasPrefix(p, "../") }
+	// The index page of the section the target names as a folder, if
+	// it names one.
+	index, dir := "", cpath
+	if dir == "." {
+		dir = "" // the root section
+	}
+	if inside(cpath) && lc.secByDir[dir] != nil {
+		index = lc.secByDir[dir].Out()
+	} else if oi := path.Join(opath, "index.html"); inside(opath) && lc.outputs[oi] {
+		index = oi
+	}
+	switch {
+	case kind == "d" && index != "":
+		return index, ""
+	case kind == "d":
+		return "", fmt.Sprintf("no section folder %s in the content folder"+linkHelp, sim.EscapeName(cpath))
+	}
+	if o, ok := lc.static[cpath]; ok && inside(cpath) {
+		return o, ""
+	}
+	if inside(opath) && lc.staticOut[opath] {
+		return opath, ""
+	}
+	switch {
+	case index != "":
+		return "", fmt.Sprintf("%s is a section's folder: write %s/ for its index page", sim.EscapeName(cpath), path.Base(cpath))
+	case lc.byPath[cpath+".md"] != nil:
+		return "", fmt.Sprintf("the content folder has no file %s: did you mean the page %s.md?", sim.EscapeName(cpath), path.Base(cpath))
+	}
+	return "", fmt.Sprintf("the content folder has no file %s", sim.EscapeName(cpath)) + linkHelp
+}
+
+// linkHelp ends a message about a link that names nothing: what a link
+// may name.
+const linkHelp = " (link to a page's .md file, or to a folder of pages as FOLDER/)"
+
+// pageLinks returns pg's links and images in document order, found by one
+// walk of its document the first time (a page kept by the PageCache keeps
+// them), and records each one's destination as the author wrote it
+// (pg.linkOrig), which every build starts again from.
+func pageLinks(pg *Page) []linkRef {
+	if pg.linksFound {
 		return pg.links
 	}
-	pg.linkDests = map[*ast.Link][]byte{}
+	pg.linksFound = true
 	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if link, ok := n.(*ast.Link); ok && entering {
-			pg.links = append(pg.links, link)
-			pg.linkDests[link] = link.Destination
-			pg.linkStrs = append(pg.linkStrs, string(link.Destination))
+		if !entering {
+			return ast.WalkContinue, nil
 		}
+		var ref linkRef
+		switch n := n.(type) {
+		case *ast.Link:
+			ref = linkRef{node: n, dest: &n.Destination}
+		case *ast.Image:
+			ref = linkRef{node: n, dest: &n.Destination, image: true}
+		default:
+			return ast.WalkContinue, nil
+		}
+		pg.links = append(pg.links, ref)
+		pg.linkOrig = append(pg.linkOrig, *ref.dest)
+		pg.linkStrs = append(pg.linkStrs, string(*ref.dest))
 		return ast.WalkContinue, nil
 	})
 	return pg.links
+}
+
+// linkRef is one link ("[text](dest)") or image ("![alt](src)") of a
+// page: the node, for its position, and its destination, which the build
+// rewrites.
+type linkRef struct {
+	node  ast.Node
+	dest  *[]byte
+	image bool
+}
+
+// pos is where the link is written: its "[", or an image's "!".
+func (r linkRef) pos(src []byte, lines lineIndex) sim.Pos {
+	p := nodePos(r.node, src, lines)
+	if r.image && p.Col > 1 {
+		p.Col--
+	}
+	return p
 }
 
 // lines returns the page's line index, made into *x the first time.
@@ -121,7 +238,7 @@ func (pg *Page) lines(x *lineIndex) lineIndex {
 // page): "acks.md#isr", "acks.md#acks-one-loss@12", "#isr".
 type fragLink struct {
 	from, to *Page
-	link     *ast.Link
+	ref      linkRef
 	dest     string // as written
 	page     string // the output page the link now points at; "" for an in-page link
 	frag     string // the fragment, without "#"
@@ -129,7 +246,7 @@ type fragLink struct {
 
 // position is where the link is written in its page.
 func (l fragLink) position() sim.Pos {
-	return nodePos(l.link, l.from.src, newLineIndex(l.from.src))
+	return l.ref.pos(l.from.src, newLineIndex(l.from.src))
 }
 
 // pageFigure is what a link needs to know of a figure: its scenario id,
@@ -224,10 +341,10 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 			} else if n > fig.last {
 				fail("figure %q ends at beat %d", fig.id, fig.last)
 			} else {
-				l.link.Destination = []byte(l.page + "#" + name + "@" + beat + suffix)
+				*l.ref.dest = []byte(l.page + "#" + name + "@" + beat + suffix)
 			}
 		case fig != nil:
-			l.link.Destination = []byte(l.page + "#" + name + suffix)
+			*l.ref.dest = []byte(l.page + "#" + name + suffix)
 		}
 	}
 	return errs

@@ -73,14 +73,14 @@ type Page struct {
 
 	doc     ast.Node
 	figures []*figureNode
-	// linkDests holds each link's destination as written, before
-	// resolveLinks and checkFragments rewrote it (resolveLinks).
-	linkDests map[*ast.Link][]byte
-	// linkStrs holds the same destinations as strings, in the order of
-	// links, made once with them.
-	linkStrs []string
-	// links are the page's links in document order (pageLinks).
-	links []*ast.Link
+	// links are the page's links and images in document order, found
+	// once (pageLinks, which sets linksFound); linkOrig holds each one's
+	// destination as written, before resolveLinks and checkFragments
+	// rewrote it, and linkStrs the same as strings.
+	links      []linkRef
+	linksFound bool
+	linkOrig   [][]byte
+	linkStrs   []string
 	// headingIDs is the set of its headings' ids (hasHeadingID).
 	headingIDs map[string]bool
 }

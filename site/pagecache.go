@@ -412,7 +412,7 @@ func pageKey(tmpl []byte, j *renderJob) string {
 			}
 		}
 		for _, l := range pageLinks(pg) {
-			writeBytes(h, l.Destination)
+			writeBytes(h, *l.dest)
 		}
 	}
 	key := string(h.Sum(nil))

@@ -285,7 +285,12 @@ func Generate(o Options) (*Site, error) {
 	if o.Pages != nil {
 		memo = o.Pages.linkMemos()
 	}
-	lerrs, linked := checkPageLinks(all, &linkContext{byPath: byPath, byOut: byOut, outputs: outputs, figs: figs, broken: broken}, memo)
+	secByDir := make(map[string]*Section, len(sections))
+	for _, sec := range sections {
+		secByDir[sec.Dir] = sec
+	}
+	lc := &linkContext{byPath: byPath, byOut: byOut, outputs: outputs, figs: figs, broken: broken, secByDir: secByDir}
+	lerrs, linked := checkPageLinks(all, lc, memo)
 	errs = append(errs, lerrs...)
 	if o.Pages != nil {
 		o.Pages.Linked = linked

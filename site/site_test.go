@@ -516,6 +516,74 @@ func TestFigurePagesLoadTheirScripts(t *testing.T) {
 // figure by its scenario id or its DOM id; the build writes the DOM id, and
 // a link to a figure, beat or heading the page does not have fails at the
 // link.
+// TestEveryRelativeLinkChecked checks that a relative link or image
+// source naming nothing the site publishes fails the build, whatever its
+// ending: no ending, a folder, a "#" or "?" that cuts a file name short,
+// a path from the server's root. A section's folder is a link to its
+// index page (by its content name or its output name, with a fragment
+// checked against that page); schemes, "//" and mailto: are not checked.
+func TestEveryRelativeLinkChecked(t *testing.T) {
+	good := fstest.MapFS{
+		"p.md":                page("title: P", "[y](sub/) [o](Ops%20Guide/) [o2](ops-guide/#intro) [r](./) [up](sub/../) [e](https://kafka.apache.org/)"),
+		"sub/s.md":            page("title: S", "[root](../) [me](./) [other](../ops-guide/index.html)"),
+		"Ops Guide/index.md":  page("title: G", "## Intro"),
+		"Ops Guide/second.md": page("title: Second", "[back](../Ops%20Guide/#intro)"),
+	}
+	s, err := Generate(Options{Content: good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, wants := range map[string][]string{
+		"p.html":                {`href="sub/index.html"`, `href="ops-guide/index.html"`, `href="ops-guide/index.html#intro"`, `href="index.html"`},
+		"sub/s.html":            {`href="../index.html"`, `href="index.html"`, `href="../ops-guide/index.html"`},
+		"ops-guide/second.html": {`href="index.html#intro"`},
+	} {
+		for _, want := range wants {
+			if !strings.Contains(string(s.File(file)), want) {
+				t.Errorf("%s lacks %s", file, want)
+			}
+		}
+	}
+	checkLinks(t, s)
+	s, err = Generate(Options{Content: fstest.MapFS{
+		"p.md": page("title: P", "[m](mailto:a@b) [n](//example.com/x) ![d](data:image/png;base64,AA==)"),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`href="mailto:a@b"`, `href="//example.com/x"`, `src="data:image/png;base64,AA=="`} {
+		if !strings.Contains(string(s.File("p.html")), want) {
+			t.Errorf("p.html lacks %s", want)
+		}
+	}
+
+	bad := fstest.MapFS{
+		"p.md": page("title: P",
+			"[x](nosuch) [y](nosub/) [z](other) [w](sub)",       // 5
+			"![a](nope.png) [g](ops-guide/#nope) [abs](/x.png)", // 6
+			"[u](../outside.png) [f](sub/nosuch.svg?v=1)"),      // 7
+		"other.md":           page("title: O"),
+		"sub/s.md":           page("title: S"),
+		"Ops Guide/index.md": page("title: G", "## Intro"),
+		"hash#tag.md":        page("title: H", "[self](hash#tag.md) [q](q?mark.md) [ok](hash%23tag.md)"),
+	}
+	_, err = Generate(Options{Content: bad, ContentName: "content"})
+	want := `content/hash#tag.md:4:1: link to "hash#tag.md": the content folder has no file hash: a "#" starts the link's fragment, so write %23 for a "#" in a file name` + "\n" +
+		`content/hash#tag.md:4:21: link to "q?mark.md": the content folder has no file q: a "?" starts the link's query, so write %3F for a "?" in a file name` + "\n" +
+		`content/p.md:4:1: link to "nosuch": the content folder has no file nosuch (link to a page's .md file, or to a folder of pages as FOLDER/)` + "\n" +
+		`content/p.md:4:13: link to "nosub/": no section folder nosub in the content folder (link to a page's .md file, or to a folder of pages as FOLDER/)` + "\n" +
+		`content/p.md:4:25: link to "other": the content folder has no file other: did you mean the page other.md?` + "\n" +
+		`content/p.md:4:36: link to "sub": sub is a section's folder: write sub/ for its index page` + "\n" +
+		`content/p.md:5:1: image "nope.png": the content folder has no file nope.png` + "\n" +
+		`content/p.md:5:16: link to "ops-guide/#nope": content/Ops Guide/index.md has no heading or figure with the id "nope"` + "\n" +
+		`content/p.md:5:37: link to "/x.png": a path from the server's root breaks when the site is served from a sub-path or opened from disk: write it relative to this page` + "\n" +
+		`content/p.md:6:1: link to "../outside.png": the content folder has no file ../outside.png (link to a page's .md file, or to a folder of pages as FOLDER/)` + "\n" +
+		`content/p.md:6:21: link to "sub/nosuch.svg?v=1": the content folder has no file sub/nosuch.svg (link to a page's .md file, or to a folder of pages as FOLDER/)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
 func TestFigureLinks(t *testing.T) {
 	fence := "```kflow\nid: f\nbeats: 5\n```"
 	good := fstest.MapFS{
