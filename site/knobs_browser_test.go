@@ -169,7 +169,7 @@ func TestBrowserKnobs(t *testing.T) {
 		if (parked.length !== 2) bad.push(parked.length + ' combinations parked');
 		for (const p of parked) {
 			if (p.ariaHidden !== 'true') bad.push('combination ' + p.dataset.v + ' not aria-hidden');
-			const tabbable = [...p.querySelectorAll('button,input,select,summary')].filter(e => e.tabIndex >= 0);
+			const tabbable = [...p.querySelectorAll('button,input,select,summary,a[href]')].filter(e => e.tabIndex >= 0 && e.checkVisibility({visibilityProperty: true}));
 			if (tabbable.length) bad.push('combination ' + p.dataset.v + ' has ' + tabbable.length + ' controls in the tab order');
 		}
 		if (v.ariaHidden) bad.push('the shown combination is aria-hidden');
