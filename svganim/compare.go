@@ -3,6 +3,7 @@ package svganim
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
 )
@@ -54,10 +55,11 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 		return nil, err
 	}
 	names := [2]string{panelName(a), panelName(b)}
+	labels := runLabels(names)
 	d := figData{Title: names[0] + " vs " + names[1], Last: last, Poster: poster, Open: o.Open}
 	notes := notesByBeat(o.Notes)
 	for bi := 0; bi <= last; bi++ {
-		d.Story = append(d.Story, compareCaptionParts(bi, names, a, b, notes[bi]).html("", false))
+		d.Story = append(d.Story, compareCaptionParts(bi, labels, a, b, notes[bi]).html("", false))
 	}
 	var view bytes.Buffer
 	view.WriteString(`<div class="kf-pair">`)
@@ -106,7 +108,7 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 	view.WriteString(`</div>`)
 	d.SVG = view.Bytes()
 	d.Tracks = figureJSON(titles, tracks)
-	d.Caption = compareCaptionParts(poster, names, a, b, notes[poster]).html("beat "+itoa(poster)+" — ", true)
+	d.Caption = compareCaptionParts(poster, labels, a, b, notes[poster]).html("beat "+itoa(poster)+" — ", true)
 	// One class marks the figure as a pair, for the wider layout; a pair
 	// too wide to read side by side is stacked on every screen.
 	d.Class = "kflow kf-cmp"
@@ -131,6 +133,36 @@ func panelName(t *sim.Trace) string {
 		return t.Title
 	}
 	return t.ID
+}
+
+// runLabels is what names each run in a side-by-side figure's captions,
+// before its sentences: the shortest part of its panel's name that tells
+// the two runs apart. A name is its settings, then perhaps " — " and what
+// the run shows ("acks=1 — broker 1, cut off, acknowledges five records
+// that are lost"); the label is the settings alone, and of settings
+// written as a list ("acks=0, min.insync.replicas=2") the first one the
+// two runs set differently ("min.insync.replicas=2"). Where that does not
+// tell them apart (one list is the other's start), the labels are the
+// settings whole, and where even those are equal, the names whole. The
+// panel titles above the pictures keep the names whole; the captions
+// repeat a run's label before each of its sentences, and on a phone a
+// long one took two of the caption's lines in every beat.
+func runLabels(names [2]string) [2]string {
+	var set [2]string
+	var parts [2][]string
+	for i, n := range names {
+		set[i], _, _ = strings.Cut(n, " — ")
+		parts[i] = strings.Split(set[i], ", ")
+	}
+	if set[0] == set[1] {
+		return names
+	}
+	for k := 0; k < min(len(parts[0]), len(parts[1])); k++ {
+		if parts[0][k] != parts[1][k] {
+			return [2]string{parts[0][k], parts[1][k]}
+		}
+	}
+	return set
 }
 
 // comparePoster is the beat with the most events in both traces together,

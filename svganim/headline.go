@@ -282,9 +282,10 @@ func (c captionParts) html(lead string, disclose bool) string {
 }
 
 // compareCaptionParts is beat bi of both runs of a side-by-side figure:
-// each run's headline, after its name, leads (the first) and follows (the
-// second), or both follow the author's note; everything else, each
-// sentence after its run's name, goes under "n more".
+// each run's headline, after its name (names: runLabels of the panels'),
+// leads (the first) and follows (the second), or both follow the
+// author's note; everything else, each sentence after its run's name,
+// goes under "n more".
 func compareCaptionParts(bi int, names [2]string, a, b *sim.Trace, note string) captionParts {
 	var lines, more, bare []string
 	for i, t := range []*sim.Trace{a, b} {
