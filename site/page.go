@@ -268,6 +268,25 @@ func hasFrontMatter(src []byte) bool {
 	return false
 }
 
+// LooksLikePage reports whether src reads as a Markdown page rather than a
+// bare scenario, for an input whose name does not say (kflowgen sim
+// /dev/stdin): it opens with front matter (a --- line that a later ---
+// line closes), or a line opens a code fence (``` or ~~~ after at most
+// three spaces), which no scenario's YAML can hold unindented (a backtick
+// cannot start a YAML value, and a ~~~ line is not a mapping).
+func LooksLikePage(src []byte) bool {
+	if hasFrontMatter(src) {
+		return true
+	}
+	for line := range bytes.SplitSeq(src, []byte("\n")) {
+		l := bytes.TrimLeft(line, " ")
+		if len(line)-len(l) <= 3 && (bytes.HasPrefix(l, []byte("```")) || bytes.HasPrefix(l, []byte("~~~"))) {
+			return true
+		}
+	}
+	return false
+}
+
 // readFrontMatter checks and stores the front matter's fields. The YAML
 // starts on the file's second line, hence the +1 on every line.
 func (pg *Page) readFrontMatter(doc *yaml.Node) sim.ErrorList {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,6 +140,55 @@ func TestSimPage(t *testing.T) {
 		if !strings.Contains(stdout, key) {
 			t.Errorf("trace JSON lacks %s", key)
 		}
+	}
+}
+
+// TestSimPageByContent: a file whose name does not say what it holds —
+// /dev/stdin redirected from a page, a page saved without .md — is read
+// as a page when its text is one (front matter, a code fence), with every
+// position in the page, and as a bare scenario otherwise; one that is
+// neither says how it was read. /dev/stdin read a page as a bare
+// scenario ("unknown setting \"weight\"" for its front matter).
+func TestSimPageByContent(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "page")
+	write(t, page, "---\ntitle: One\nweight: 3\n---\n\nText.\n\n```kflow\nid: only\nbeats: 3\nbrokers: 99\n```\n")
+	bare := filepath.Join(dir, "bare")
+	write(t, bare, "id: bare\nbeats: 4\n")
+	prose := filepath.Join(dir, "prose")
+	write(t, prose, "# Notes\nsome text\n")
+	code, _, stderr := kflowgen(t, "sim", page)
+	if want := filepath.ToSlash(page) + ":11:10: "; code != 1 || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "weight") {
+		t.Errorf("a page without .md: exit %d, stderr %q, want the fence's error at %s", code, stderr, want)
+	}
+	code, stdout, _ := kflowgen(t, "sim", bare)
+	var tr sim.Trace
+	if code != 0 || json.Unmarshal([]byte(stdout), &tr) != nil || tr.ID != "bare" {
+		t.Errorf("a bare scenario without .yaml: exit %d, id %q", code, tr.ID)
+	}
+	code, _, stderr = kflowgen(t, "sim", prose)
+	if code != 1 || !strings.Contains(stderr, filepath.ToSlash(prose)+":2:1: ") ||
+		!strings.Contains(stderr, "was read as one bare scenario, since it has neither front matter nor a ``` fence") {
+		t.Errorf("text that is neither: exit %d, stderr %q", code, stderr)
+	}
+
+	// /dev/stdin itself, from a page of the guide, in a kflowgen process
+	// of its own (the test binary acting as main).
+	if _, err := os.Stat("/dev/stdin"); err != nil {
+		t.Skip("no /dev/stdin here")
+	}
+	in, err := os.Open("../../content/acks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	cmd := exec.Command(os.Args[0], "sim", "/dev/stdin", "--scenario", "acks-one")
+	cmd.Env = append(os.Environ(), asMain)
+	cmd.Stdin = in
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil || json.Unmarshal(out.Bytes(), &tr) != nil || tr.ID != "acks-one" {
+		t.Errorf("sim /dev/stdin < acks.md: %v, id %q, stderr %q", err, tr.ID, errOut.String())
 	}
 }
 

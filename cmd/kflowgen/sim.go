@@ -35,7 +35,8 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 			"partition and replica after each beat, each beat's events (kind, text and fields), and every record's fate;\n" +
 			"the guide's Trace reference page (trace.html, content/trace.md) describes every field.\n" +
 			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
-			"holding one bare scenario. The fence is run as the build runs it: a failed expect: entry of\n" +
+			"holding one bare scenario (.yaml); one named neither way, such as /dev/stdin, is read as a page\n" +
+			"when it has front matter or a ``` fence. The fence is run as the build runs it: a failed expect: entry of\n" +
 			"either run, or a breach of the engine's invariants, is printed to stderr and exits with 1.\n" +
 			"When no file of that name exists, FILE may name a page of the guide built into kflowgen\n" +
 			"(kflowgen sim acks.md --scenario acks-one-loss, from any folder); sim says so on stderr.",
@@ -158,12 +159,22 @@ type chosen struct {
 }
 
 // pickScenario parses the scenario in src: the whole file, or for a page
-// (.md) the fence whose id is want (or its only fence).
+// the fence whose id is want (or its only fence). A page is a file named
+// .md, or one named otherwise (/dev/stdin, a file without an extension)
+// whose text reads as a page (site.LooksLikePage: front matter, a code
+// fence); a file named .yaml or .yml is always a bare scenario. A bare
+// scenario that does not parse, from a file whose name says neither, is
+// also told how it was read.
 func pickScenario(name string, src []byte, want string) (*chosen, error) {
-	if !strings.EqualFold(filepath.Ext(name), ".md") {
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext != ".md" && (ext == ".yaml" || ext == ".yml" || !site.LooksLikePage(src)) {
 		p := fence.Parse(src)
 		if len(p.Errors) > 0 {
-			return nil, positionList(name, p.Errors, samePos)
+			errs := positionList(name, p.Errors, samePos)
+			if ext == ".yaml" || ext == ".yml" {
+				return nil, errs
+			}
+			return nil, errors.Join(errs, fmt.Errorf("%s was read as one bare scenario, since it has neither front matter nor a ``` fence, as a page has (a file named .md is always read as a page)", name))
 		}
 		if want != "" && p.Scenario.ID != want {
 			return nil, fmt.Errorf("%s holds scenario %q, not %q", name, p.Scenario.ID, want)
