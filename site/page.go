@@ -93,6 +93,35 @@ type Heading struct {
 // frontMatterFields are the keys a page's front matter may hold.
 var frontMatterFields = []string{"summary", "title", "weight"}
 
+// frontMatterWants says what each front matter field's value is, for a
+// message about a value that is not one.
+var frontMatterWants = map[string]string{
+	"title":   "a line of text such as title: Acks",
+	"summary": "a line of text",
+	"weight":  "a whole number such as weight: 10",
+}
+
+// frontAlias is the message for an alias (*name) standing for field's
+// value: what is not supported, and what the field wants, when field is
+// one of the front matter's.
+func frontAlias(field, name string) string {
+	if want := frontMatterWants[field]; want != "" {
+		return fmt.Sprintf("%s: aliases (*%s) are not supported in front matter: write the value out, %s", field, name, want)
+	}
+	return fmt.Sprintf("aliases (*%s) are not supported in front matter: write the value out", name)
+}
+
+// unknownAnchor reports whether err is the YAML library's error for an
+// alias to an anchor the text does not define, and the anchor's name.
+func unknownAnchor(err error) (string, bool) {
+	_, rest, ok := strings.Cut(err.Error(), "unknown anchor '")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := strings.Cut(rest, "' referenced")
+	return name, ok
+}
+
 // newMarkdown returns the goldmark instance every page is parsed and
 // rendered with: CommonMark plus GitHub's tables and strikethrough, automatic
 // heading ids, YAML front matter, kflow fences, and headings with anchors.
@@ -168,9 +197,18 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 		// place inside the YAML, so a lone \r (a line break to YAML, not
 		// to the file) or an "unexpected end" cannot name a line past the
 		// front matter's closing ---.
-		pos, msg := scenario.YAMLError(frontMatterYAML(src), err, "front matter")
+		yml := frontMatterYAML(src)
+		pos, msg := scenario.YAMLError(yml, err, "front matter")
+		if name, ok := unknownAnchor(err); ok {
+			// An alias to an anchor the front matter lacks: said as
+			// readFrontMatter says an alias, with the field it stands for.
+			line, _, _ := bytes.Cut(bytes.Split(yml, []byte("\n"))[pos.Line-1], []byte(":"))
+			msg = frontAlias(strings.TrimSpace(string(line)), name)
+		} else {
+			msg = "front matter: " + msg
+		}
 		pos.Line = min(pos.Line+1, frontMatterEndLine(src))
-		errs = append(errs, sim.Error{File: file, Pos: pos, Msg: "front matter: " + msg})
+		errs = append(errs, sim.Error{File: file, Pos: pos, Msg: msg})
 		return pg, errs
 	}
 	errs = append(errs, pg.readFrontMatter(&node)...)
@@ -306,6 +344,22 @@ func (pg *Page) readFrontMatter(doc *yaml.Node) sim.ErrorList {
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
+		// YAML's references: the library leaves an alias a node of its
+		// own (the value it names is not read), so each is said for what
+		// it is, with what the field wants, rather than as a wrong type.
+		// An anchor alone changes no value and is read past.
+		switch {
+		case k.Kind == yaml.AliasNode:
+			at(k, "aliases (*%s) are not supported in front matter: write the field's name out (%s)", k.Value, strings.Join(frontMatterFields, ", "))
+			continue
+		case k.Kind == yaml.ScalarNode && k.Tag == "!!merge":
+			at(k, "merge keys (<<) are not supported in front matter: write each field out (%s)", strings.Join(frontMatterFields, ", "))
+			continue
+		case v.Kind == yaml.AliasNode && frontMatterWants[k.Value] != "":
+			at(v, "%s", frontAlias(k.Value, v.Value))
+			seen[k.Value] = true
+			continue
+		}
 		if seen[k.Value] {
 			at(k, "duplicate front matter field %q", k.Value)
 			continue

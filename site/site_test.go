@@ -863,6 +863,31 @@ func TestFrontMatterSyntaxColumns(t *testing.T) {
 	}
 }
 
+// TestFrontMatterAliases: YAML's aliases and merge keys in front matter
+// are said for what they are, at the alias, with what the field wants —
+// an alias to a defined anchor read as "summary must be a line of text"
+// (the value the reader wrote is one, behind the alias), a merge key as an
+// unknown field "<<", and one to an undefined anchor said "front matter:"
+// twice without naming the field. An anchor alone changes no value.
+func TestFrontMatterAliases(t *testing.T) {
+	for _, c := range []struct{ fm, want string }{
+		{"title: &t Acks\nsummary: *t", "3:10: summary: aliases (*t) are not supported in front matter: write the value out, a line of text"},
+		{"title: &t Acks\nweight: *t", "3:9: weight: aliases (*t) are not supported in front matter: write the value out, a whole number such as weight: 10"},
+		{"title: *nowhere", "2:8: title: aliases (*nowhere) are not supported in front matter: write the value out, a line of text such as title: Acks"},
+		{"title: A\n<<: {weight: 2}", "3:1: merge keys (<<) are not supported in front matter: write each field out (summary, title, weight)"},
+		{"title: &k A\n*k : 2", "3:1: aliases (*k) are not supported in front matter: write the field's name out (summary, title, weight)"},
+	} {
+		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\n" + c.fm + "\n---\n\nText.\n")}}, ContentName: "content"})
+		if want := "content/a.md:" + c.want; err == nil || err.Error() != want {
+			t.Errorf("%q:\ngot  %v\nwant %s", c.fm, err, want)
+		}
+	}
+	s, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\ntitle: &t Acks\n---\n\nText.\n")}}, ContentName: "content"})
+	if err != nil || s == nil {
+		t.Errorf("an anchor alone: %v", err)
+	}
+}
+
 // TestSiteFramesLimit: figures of one record each stay far under
 // MaxRecordBeats, but their frames add up; the figure that takes the
 // site past MaxFrames fails at its fence.
