@@ -10,6 +10,7 @@ import (
 
 	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/yuin/goldmark/util"
 )
 
 // Section is one folder of the content folder: the folder itself (the
@@ -199,6 +200,16 @@ func folderName(s *Section) string {
 		return "the content folder"
 	}
 	return "folder " + sim.EscapeName(s.Dir)
+}
+
+// navHref is relHref percent-encoded as a page's text links are (goldmark's
+// util.URLEscape: UTF-8 bytes as %XX in upper case, RFC 3986 §2.1), for
+// the links the layout writes — the navigation, the section lists,
+// previous and next. html/template would encode them itself, in lower case
+// ("caf%c3%a9.html" in the navigation beside "caf%C3%A9.html" in the
+// text), and leaves a valid %XX as it is.
+func navHref(from, to string) string {
+	return string(util.URLEscape([]byte(relHref(from, to)), false))
 }
 
 // relHref is the relative link from the output page from to the output

@@ -2,6 +2,8 @@ package site
 
 import (
 	"fmt"
+	"net/url"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -369,4 +371,57 @@ func TestNamesKeepTheirLetters(t *testing.T) {
 		t.Errorf("日本.html: want the figure's DOM id page--a (ids stay [a-z0-9-]):\n%s", nihon)
 	}
 	checkLinks(t, s)
+}
+
+// TestLinksEncodedOnce: a page or section whose name keeps letters past
+// ASCII ("café", "été") is linked in one form everywhere — the page's text
+// links (goldmark) and the layout's navigation, section lists and
+// previous/next (html/template, which encoded in lower case:
+// "caf%c3%a9.html" in the navigation, "caf%C3%A9.html" in the text) — the
+// upper-case %XX that RFC 3986 §2.1 asks for; and every such link names a
+// file the site has.
+func TestLinksEncodedOnce(t *testing.T) {
+	s, err := Generate(Options{Content: fstest.MapFS{
+		"index.md":     page("title: Home", "To [the café](café.md) and [summer](été/plage.md)."),
+		"café.md":      page("title: Café\nweight: 1", "Back [home](index.md), on to [summer](été/plage.md)."),
+		"zebra.md":     page("title: Zebra\nweight: 2", "After the café."),
+		"été/plage.md": page("title: Plage", "Back to [the café](../café.md)."),
+	}, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string]bool{}
+	for _, f := range s.Files {
+		outs[f.Path] = true
+	}
+	href := regexp.MustCompile(`href="([^"#?]*)`)
+	escape := regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
+	forms := map[string]bool{}
+	for _, f := range s.Files {
+		if !strings.HasSuffix(f.Path, ".html") {
+			continue
+		}
+		for _, m := range href.FindAllStringSubmatch(string(f.Data), -1) {
+			h := m[1]
+			if !escape.MatchString(h) {
+				continue
+			}
+			forms[h] = true
+			if lower := escape.ReplaceAllStringFunc(h, strings.ToUpper); lower != h {
+				t.Errorf("%s links to %q: percent-encoded in lower case (want %q)", f.Path, h, lower)
+			}
+			target, err := url.PathUnescape(h)
+			if err != nil {
+				t.Fatalf("%s: %q: %v", f.Path, h, err)
+			}
+			if p := path.Join(path.Dir(f.Path), target); !outs[p] {
+				t.Errorf("%s links to %q, which names %s, not a file of the site", f.Path, h, p)
+			}
+		}
+	}
+	for _, want := range []string{"caf%C3%A9.html", "%C3%A9t%C3%A9/plage.html", "../caf%C3%A9.html"} {
+		if !forms[want] {
+			t.Errorf("no page links to %q (links: %v)", want, forms)
+		}
+	}
 }

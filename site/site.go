@@ -457,7 +457,7 @@ func Generate(o Options) (*Site, error) {
 	case len(hd.Nav) > 0:
 		hd.Next = &hd.Nav[0]
 	case len(sections) > 1:
-		hd.Next = &NavItem{Href: sections[1].Out(), Title: sections[1].Title}
+		hd.Next = &NavItem{Href: navHref("index.html", sections[1].Out()), Title: sections[1].Title}
 	}
 	index, err := renderWhole(o.Pages, tmplDigest, tmpl, "index.html", hd, home, rootNav, func(d *layoutData) error {
 		var err error
@@ -603,7 +603,7 @@ func (n siteNav) base(out string) layoutData {
 func (n siteNav) pages(sec *Section, out string, current int) []NavItem {
 	items := make([]NavItem, len(sec.Pages))
 	for i, p := range sec.Pages {
-		items[i] = NavItem{Href: relHref(out, p.Out), Title: p.Title, Summary: p.Summary, Current: i == current}
+		items[i] = NavItem{Href: navHref(out, p.Out), Title: p.Title, Summary: p.Summary, Current: i == current}
 	}
 	return items
 }
@@ -617,7 +617,7 @@ func (n siteNav) list(out string, cur *Section, onIndex bool) []NavSection {
 	}
 	items := make([]NavSection, len(n.sections))
 	for i, s := range n.sections {
-		items[i] = NavSection{Href: relHref(out, s.Out()), Title: s.Title, Summary: s.Summary}
+		items[i] = NavSection{Href: navHref(out, s.Out()), Title: s.Title, Summary: s.Summary}
 		switch {
 		case s == cur && onIndex:
 			items[i].Current = "page"
