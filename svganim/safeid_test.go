@@ -2,6 +2,7 @@ package svganim
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -31,4 +32,57 @@ func TestSafeIDIsTheOldRegexp(t *testing.T) {
 	if matched < 1000 {
 		t.Fatalf("only %d strings matched", matched)
 	}
+}
+
+// TestReducedIsSafeIDsFixedPoint checks isReduced, safeID's shortcut,
+// against safeID's reduction itself on every string of up to 6 bytes over
+// an alphabet holding a byte of each class the reduction tells apart (the
+// Kelvin sign, which lower-cases to "k", among them): isReduced(s) holds
+// exactly when reducing s gives s back.
+func TestReducedIsSafeIDsFixedPoint(t *testing.T) {
+	const alpha = "az09-A_ \xff"
+	reduced := 0
+	var walk func(string)
+	walk = func(s string) {
+		if got, want := isReduced(s), slowSafeID(s) == s; got != want {
+			t.Fatalf("isReduced(%q) = %v, but reducing it gives %q", s, got, slowSafeID(s))
+		}
+		if got, want := safeID(s), slowSafeID(s); got != want {
+			t.Fatalf("safeID(%q) = %q, the reduction gives %q", s, got, want)
+		}
+		if isReduced(s) {
+			reduced++
+		}
+		if len(s) < 6 {
+			for i := 0; i < len(alpha); i++ {
+				walk(s + alpha[i:i+1])
+			}
+		}
+	}
+	walk("")
+	walk("\u212a") // the Kelvin sign
+	if reduced < 1000 {
+		t.Fatalf("only %d strings were reduced already", reduced)
+	}
+}
+
+// slowSafeID is safeID without its shortcut.
+func slowSafeID(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "x"
+	}
+	return b.String()
 }

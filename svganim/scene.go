@@ -893,8 +893,13 @@ func (s *scene) drawSharePartition(b *sim.Beat, group string, si int, gp *sim.Gr
 
 // safeID reduces s to the DOM-id alphabet [a-z0-9-]: letters are
 // lower-cased, anything else becomes "-", runs of "-" collapse and none
-// leads or trails. An empty result becomes "x".
+// leads or trails. An empty result becomes "x". A string already so
+// reduced (a stage, an outcome, a state: every beat draws a few) is
+// returned as it is.
 func safeID(s string) string {
+	if isReduced(s) {
+		return s
+	}
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(s) {
@@ -913,6 +918,24 @@ func safeID(s string) string {
 		return "x"
 	}
 	return b.String()
+}
+
+// isReduced reports whether safeID(s) is s: s is one or more runs of
+// [a-z0-9] joined by single dashes. Only ASCII is: strings.ToLower maps
+// some other runes (the Kelvin sign) to ASCII letters.
+func isReduced(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-' && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func itoa64(v int64) string { return itoa(int(v)) }
