@@ -135,10 +135,13 @@ type reuse struct {
 	verdicts map[[2]int][]drawnVerdict // by share group index and partition, then offset
 	replicas map[[2]int]*replicaText
 	numbered map[string][]string // prefix → prefix + offset, by offset
+	zones    []mark              // the producer's stage labels (zoneMarks)
+	cards    map[int]cardText    // by record
 }
 
 func newReuse() *reuse {
-	return &reuse{verdicts: map[[2]int][]drawnVerdict{}, replicas: map[[2]int]*replicaText{}, numbered: map[string][]string{}}
+	return &reuse{verdicts: map[[2]int][]drawnVerdict{}, replicas: map[[2]int]*replicaText{}, numbered: map[string][]string{},
+		cards: map[int]cardText{}}
 }
 
 // numbered returns prefix followed by n, such as "HW 3", remembering the
@@ -498,47 +501,91 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 	for _, c := range b.Producer.Cards {
 		byStage[c.Stage] = append(byStage[c.Stage], c)
 	}
-	for _, z := range l.Zones {
-		st := safeID(z.Stage)
-		add(mark{id: "zone-" + st, layer: layerLabel, shape: shLabel, cls: "kf-zone",
-			x: z.Box.X, y: z.Box.Y + 12, text: [3]string{z.Stage},
-			title: "producer stage " + stageTitle(z.Stage)})
+	var zones []mark
+	if s.reuse != nil {
+		zones = s.reuse.zones
+	}
+	if zones == nil {
+		zones = s.zoneMarks()
+		if s.reuse != nil {
+			s.reuse.zones = zones
+		}
+	}
+	for zi, z := range l.Zones {
+		add(zones[zi])
 		cards := byStage[z.Stage]
 		for i, c := range cards {
 			if i >= z.Slots {
 				break
 			}
-			cls := "kf-card " + s.keyClass(c.Record)
-			badge := ""
-			if c.Attempt > 1 {
+			ct := s.cardText(c)
+			badge := ct.badge
+			if badge == "" && c.Attempt > 1 {
 				badge = "×" + itoa(c.Attempt)
 			}
-			title := "record " + itoa(c.Record) + ", key " + s.keyName(c.Record) + s.partitionOf(c.Record)
-			if c.Outcome != "" {
-				cls += " kf-out-" + safeID(c.Outcome)
-				switch c.Outcome {
-				case sim.OutcomeF, sim.OutcomeU, sim.OutcomeL:
-					badge = c.Outcome
-				case sim.OutcomeAcked:
-					badge = "✓"
-				}
-				if w, ok := outcomeWords[c.Outcome]; ok {
-					title += " — " + w
-				} else {
-					title += " — " + c.Outcome
-				}
-			}
-			add(mark{id: "card-" + itoa(c.Record), layer: layerCard, shape: shBox, cls: cls,
+			add(mark{id: ct.id, layer: layerCard, shape: shBox, cls: ct.cls,
 				x: z.Box.X + i*(cardW+cardGap), y: z.Box.Y + zoneLabelH, w: cardW, h: cardH,
-				text:  [3]string{itoa(c.Record), s.keyLabel(c.Record), badge},
-				title: title})
+				text:  [3]string{ct.num, s.keyLabel(c.Record), badge},
+				title: ct.title})
 		}
 		if extra := len(cards) - z.Slots; extra > 0 {
-			add(mark{id: "more-" + st, layer: layerCard, shape: shLabel, cls: "kf-more",
+			add(mark{id: "more-" + zones[zi].id[len("zone-"):], layer: layerCard, shape: shLabel, cls: "kf-more",
 				x: z.More.X, y: z.More.Y + 22, text: [3]string{"+" + itoa(extra)},
 				title: itoa(extra) + " more records " + z.Stage})
 		}
 	}
+}
+
+// zoneMarks are the labels of the producer's stage zones, the same at
+// every beat.
+func (s *scene) zoneMarks() []mark {
+	zones := make([]mark, len(s.l.Zones))
+	for i, z := range s.l.Zones {
+		zones[i] = mark{id: "zone-" + safeID(z.Stage), layer: layerLabel, shape: shLabel, cls: "kf-zone",
+			x: z.Box.X, y: z.Box.Y + 12, text: [3]string{z.Stage},
+			title: "producer stage " + stageTitle(z.Stage)}
+	}
+	return zones
+}
+
+// cardText is what a record's card says for one outcome ("" while it is
+// unsettled): its id, number, classes and title, and its badge when the
+// outcome gives one (else the card shows its attempt past the first).
+type cardText struct {
+	outcome                    string
+	id, num, cls, title, badge string
+}
+
+// cardText returns the strings of c's card, remembered by record when s
+// reuses marks: a card stays on the rail for beats, its words changing
+// only when it settles.
+func (s *scene) cardText(c sim.Card) cardText {
+	if s.reuse != nil {
+		if ct, ok := s.reuse.cards[c.Record]; ok && ct.outcome == c.Outcome {
+			return ct
+		}
+	}
+	ct := cardText{outcome: c.Outcome, id: "card-" + itoa(c.Record), num: itoa(c.Record),
+		cls:   "kf-card " + s.keyClass(c.Record),
+		title: "record " + itoa(c.Record) + ", key " + s.keyName(c.Record) + s.partitionOf(c.Record)}
+	if c.Outcome != "" {
+		ct.cls += " kf-out-" + safeID(c.Outcome)
+		switch c.Outcome {
+		case sim.OutcomeF, sim.OutcomeU, sim.OutcomeL:
+			ct.badge = c.Outcome
+		case sim.OutcomeAcked:
+			ct.badge = "✓"
+		}
+		if w, ok := outcomeWords[c.Outcome]; ok {
+			ct.title += " — " + w
+		} else {
+			ct.title += " — " + c.Outcome
+		}
+	}
+	if s.reuse != nil {
+		s.reuse.cards[c.Record] = ct
+	}
+	return ct
 }
 
 // partitionOf is " → pN" for a record whose partition the trace knows.
