@@ -137,11 +137,12 @@ type reuse struct {
 	numbered map[string][]string // prefix → prefix + offset, by offset
 	zones    []mark              // the producer's stage labels (zoneMarks)
 	cards    map[int]cardText    // by record
+	lanes    map[int]laneText    // by broker
 }
 
 func newReuse() *reuse {
 	return &reuse{verdicts: map[[2]int][]drawnVerdict{}, replicas: map[[2]int]*replicaText{}, numbered: map[string][]string{},
-		cards: map[int]cardText{}}
+		cards: map[int]cardText{}, lanes: map[int]laneText{}}
 }
 
 // numbered returns prefix followed by n, such as "HW 3", remembering the
@@ -618,7 +619,7 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 			// Not yet added (add.broker) at this beat: the lane stays empty.
 			continue
 		}
-		bid := itoa(lane.Broker)
+		lt := s.laneText(lane.Broker)
 		cls, status := "kf-lane", "online"
 		switch {
 		case !br.Online:
@@ -630,12 +631,9 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 		case br.Paused:
 			cls, status = "kf-lane kf-paused", "fetchers paused"
 		}
-		// Titles say what a mark is; its texts and classes say its state,
-		// so a title changes only when the mark's identity does.
-		title := "broker " + bid + " and its replicas (red: offline; dashed: follower fetchers paused)"
-		add(mark{id: "lane-" + bid, layer: layerBand, shape: shLane, cls: cls,
+		add(mark{id: lt.id, layer: layerBand, shape: shLane, cls: cls,
 			x: lane.Box.X, y: lane.Box.Y, w: lane.Box.W, h: lane.Box.H,
-			text: [3]string{"broker " + bid, status}, title: title})
+			text: [3]string{lt.name, status}, title: lt.title})
 		for _, row := range lane.Rows {
 			p := parts[row.Partition]
 			if p == nil {
@@ -658,6 +656,29 @@ func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
 	}
 }
 
+// laneText is what a broker's lane always says: its id, its name and its
+// title.
+type laneText struct{ id, name, title string }
+
+// laneText returns the strings of broker's lane, remembered when s reuses
+// marks.
+func (s *scene) laneText(broker int) laneText {
+	if s.reuse != nil {
+		if lt, ok := s.reuse.lanes[broker]; ok {
+			return lt
+		}
+	}
+	bid := itoa(broker)
+	// Titles say what a mark is; its texts and classes say its state,
+	// so a title changes only when the mark's identity does.
+	lt := laneText{id: "lane-" + bid, name: "broker " + bid,
+		title: "broker " + bid + " and its replicas (red: offline; dashed: follower fetchers paused)"}
+	if s.reuse != nil {
+		s.reuse.lanes[broker] = lt
+	}
+	return lt
+}
+
 // What a role badge's title adds while a reassignment moves the replica.
 const (
 	reassignAdding   = "; a reassignment adds it: it copies the log, then the old replicas go"
@@ -678,16 +699,16 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 			inISR = true
 		}
 	}
-	role, rcls := "follower", "kf-role kf-follower"
-	if p.Leader == broker {
-		role, rcls = "leader e"+itoa(p.LeaderEpoch), "kf-role kf-leader"
-	}
-	isr := "in ISR"
-	if inISR {
-		rcls += " kf-in"
-	} else {
-		isr = "not in ISR"
-		rcls += " kf-out"
+	// The classes are written out for the four states every replica is
+	// in at most beats; the rarer ones add to them.
+	role, isr, rcls := "follower", "in ISR", "kf-role kf-follower kf-in"
+	switch {
+	case p.Leader == broker && inISR:
+		role, rcls = s.numbered("leader e", int64(p.LeaderEpoch)), "kf-role kf-leader kf-in"
+	case p.Leader == broker:
+		role, isr, rcls = s.numbered("leader e", int64(p.LeaderEpoch)), "not in ISR", "kf-role kf-leader kf-out"
+	case !inISR:
+		isr, rcls = "not in ISR", "kf-role kf-follower kf-out"
 	}
 	// A reassignment under way (PartitionReassignmentReplicas, KIP-455):
 	// a follower it adds or removes says so in place of "follower"; a
