@@ -510,6 +510,7 @@ func Generate(o Options) (*Site, error) {
 	// phrases a figure's titles are coded against can never drift from it.
 	s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.WordsFile, Data: svganim.WordsJS()})
 	s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.KnobsFile, Data: svganim.KnobsJS()})
+	s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.LinkFile, Data: svganim.LinkJS()})
 	// The stepper lives beside the patch encoder it decodes; a templates
 	// folder may still replace it with its own stepper.js.
 	if !slices.ContainsFunc(assets, func(f File) bool { return f.Path == AssetDir+"/"+svganim.StepperFile }) {

@@ -30,8 +30,6 @@ var (
 	stepWhy   = flag.Bool("stepwhy", false, "with -steptrace: also record why the style and layout passes had work (DevTools' invalidation tracking, which slows the round) and log the class and attribute changes behind it")
 )
 
-// testPage serves a page with the given figures, figure.css, kf-words.js
-// and stepper.js, as a site would.
 // guidePage serves every guide figure on one testPage and returns the
 // server with the figures' DOM ids, in guideTraces' order.
 func guidePage(t testing.TB) (*httptest.Server, []string) {
@@ -46,6 +44,9 @@ func guidePage(t testing.TB) (*httptest.Server, []string) {
 	return testPage(t, figs...), ids
 }
 
+// testPage serves a page with the given figures, figure.css, kf-words.js
+// and stepper.js, as a site would, and kf-link.js, which stepper.js loads
+// for a deep link.
 func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 	t.Helper()
 	css, err := os.ReadFile(filepath.Join("..", "templates", "figure.css"))
@@ -75,6 +76,10 @@ func testPage(t testing.TB, figs ...[]byte) *httptest.Server {
 	mux.HandleFunc("/stepper.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
 		w.Write(js)
+	})
+	mux.HandleFunc("/kf-link.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Write(LinkJS())
 	})
 	mux.HandleFunc("/kf-words.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
@@ -350,12 +355,14 @@ func TestBrowserStepper(t *testing.T) {
 		t.Errorf("link button set the fragment %q, want #hand@3", href)
 	}
 	run(t, ctx, chromedp.Navigate(srv.URL+"/#crowded@7"), chromedp.WaitVisible(`#crowded .kf-controls`))
+	waitScrub(t, ctx, "crowded", "7")
 	if s := readFig(t, ctx, "crowded"); s.Scrub != "7" || !strings.HasPrefix(s.Caption, "beat 7 ") {
 		t.Errorf("deep link #crowded@7 shows beat %s (%q)", s.Scrub, s.Caption)
 	}
 	// The same on a fresh load of the page (above, only the fragment
 	// changed): the link a reader pastes into a new tab.
 	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(srv.URL+"/#crowded@4"), chromedp.WaitVisible(`#crowded .kf-controls`))
+	waitScrub(t, ctx, "crowded", "4")
 	if s := readFig(t, ctx, "crowded"); s.Scrub != "4" || !strings.HasPrefix(s.Caption, "beat 4 ") {
 		t.Errorf("opened afresh, #crowded@4 shows beat %s (%q)", s.Scrub, s.Caption)
 	}
@@ -366,6 +373,18 @@ func TestBrowserStepper(t *testing.T) {
 		t.Errorf("play did not advance the figure")
 	}
 	run(t, ctx, chromedp.Click(`#hand [data-a=play]`))
+}
+
+// waitScrub waits until figure id's scrubber is at beat: a deep link is
+// followed by kf-link.js, which stepper.js loads when the address holds
+// one.
+func waitScrub(t testing.TB, ctx context.Context, id, beat string) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.querySelector('#`+id+` .kf-scrub').value === '`+beat+`'`)); err != nil {
+		t.Fatalf("%s never showed beat %s: %v", id, beat, err)
+	}
 }
 
 // TestBrowserNoAutoplay: nothing moves unless the reader asks.

@@ -43,3 +43,19 @@ var knobsJS []byte
 // KnobsJS returns the content of KnobsFile. The slice is shared: do not
 // modify it.
 func KnobsJS() []byte { return knobsJS }
+
+// LinkFile is the name of the script that follows a deep link
+// (#ID@BEAT?KNOB=VALUE&…): stepper.js loads it from beside itself when
+// the address first holds one, so it is no part of a page's first paint.
+// It shows the beat and knob values the link names, scrolls to the
+// figure, and says in a note at the figure's top what of a hand-typed
+// link it could not follow (a beat that is no number or past the end, a
+// knob or value the figure does not have).
+const LinkFile = "kf-link.js"
+
+//go:embed link.js
+var linkJS []byte
+
+// LinkJS returns the content of LinkFile. The slice is shared: do not
+// modify it.
+func LinkJS() []byte { return linkJS }

@@ -317,16 +317,21 @@
     return { go, stop, beat: () => beat };
   }
 
+  // A script loaded from beside this one at its first use (an export
+  // holds it inline); resolves to its global.
+  const loads = {};
+  const script = (file, global) => loads[file] ||= new Promise(ok => {
+    if (self[global]) return ok(self[global]);
+    const s = document.head.appendChild(document.createElement('script'));
+    s.onload = () => ok(self[global]);
+    s.src = here + file;
+  });
+
   // kf-knobs.js, which swaps knob combinations, loads at the first pick.
   function Knobbed(fig) {
     const bar = fig.querySelector('.kf-knobs'), first = Stepper(fig, fig.querySelector('.kf-var'));
-    let host, load;
-    const later = f => (load ||= new Promise(ok => {
-      if (self.kfKnobs) return ok();
-      const s = document.head.appendChild(document.createElement('script'));
-      s.onload = ok;
-      s.src = here + 'kf-knobs.js';
-    })).then(() => f(host ||= kfKnobs(fig, Stepper, first)));
+    let host;
+    const later = f => script('kf-knobs.js', 'kfKnobs').then(kfKnobs => f(host ||= kfKnobs(fig, Stepper, first)));
     bar.hidden = false;
     bar.onclick = e => {
       const b = e.target.closest('button');
@@ -335,15 +340,9 @@
     return { go: b => (host || first).go(b), stop: () => (host || first).stop(), restore: (q, b) => later(h => h.restore(q, b)) };
   }
 
-  // A deep link #ID@BEAT opens figure ID at BEAT (?KNOB=VALUE&… picks
-  // knob values).
+  // kf-link.js follows a deep link, #ID@BEAT?KNOB=VALUE&….
   function followHash() {
-    const m = /^#([a-z0-9-]+)(?:@(\d+))?(\?.*)?$/.exec(location.hash);
-    const stepper = m && (m[2] || m[3]) && steppers[m[1]];
-    if (stepper) {
-      stepper.restore ? stepper.restore(m[3] || '', m[2] && +m[2]) : m[2] && stepper.go(+m[2]);
-      document.getElementById(m[1]).focus();
-    }
+    if (/[@?]/.test(location.hash)) script('kf-link.js', 'kfLink').then(kfLink => kfLink(steppers));
   }
 
   // Nothing plays by itself, and a figure scrolled out of view pauses.

@@ -178,15 +178,16 @@ body { margin: 0; padding: 1rem; font: 16px/1.5 system-ui, -apple-system, "Segoe
 {{- if .Variants}}
 <script>{{.Knobs}}</script>
 {{- end}}
+<script>{{.Link}}</script>
 <script>{{.Stepper}}</script>
 </body>
 </html>
 `))
 
 // standaloneHTML is one HTML document holding a figure's markup with
-// figure.css, kf-words.js and stepper.js inline: it needs no other file,
-// works from file:// and, without scripts, shows the poster beat and the
-// storyboard like the guide. A figure with knobs brings every
+// figure.css, kf-words.js, kf-link.js and stepper.js inline: it needs no
+// other file, works from file:// and, without scripts, shows the poster
+// beat and the storyboard like the guide. A figure with knobs brings every
 // combination's script (variants, fence.Result.Assets; nil entries are
 // skipped), kf-knobs.js and kf-knobs.css inline too.
 func standaloneHTML(title string, figure []byte, variants [][]byte) ([]byte, error) {
@@ -207,11 +208,11 @@ func standaloneHTML(title string, figure []byte, variants [][]byte) ([]byte, err
 		}
 		css += kcss
 	}
-	words, stepper, knobs := string(svganim.WordsJS()), string(svganim.StepperJS()), string(svganim.KnobsJS())
+	words, stepper, knobs, link := string(svganim.WordsJS()), string(svganim.StepperJS()), string(svganim.KnobsJS()), string(svganim.LinkJS())
 	// Inline, a script or style ends at its first closing tag: ours
 	// must hold none (they are our own files and JSON that escapes "<";
 	// this guards a change).
-	checks := []struct{ name, text, end string }{{"figure.css", css, "</style"}, {"kf-words.js", words, "</script"}, {"stepper.js", stepper, "</script"}, {"kf-knobs.js", knobs, "</script"}}
+	checks := []struct{ name, text, end string }{{"figure.css", css, "</style"}, {"kf-words.js", words, "</script"}, {"stepper.js", stepper, "</script"}, {"kf-knobs.js", knobs, "</script"}, {"kf-link.js", link, "</script"}}
 	for _, v := range vs {
 		checks = append(checks, struct{ name, text, end string }{"a combination's script", string(v), "</script"})
 	}
@@ -222,12 +223,12 @@ func standaloneHTML(title string, figure []byte, variants [][]byte) ([]byte, err
 	}
 	var b bytes.Buffer
 	err = standaloneTmpl.Execute(&b, struct {
-		Title                 string
-		CSS                   template.CSS
-		Figure                template.HTML
-		Variants              []template.JS
-		Words, Stepper, Knobs template.JS
-	}{title, template.CSS(css), template.HTML(figure), vs, template.JS(words), template.JS(stepper), template.JS(knobs)})
+		Title                       string
+		CSS                         template.CSS
+		Figure                      template.HTML
+		Variants                    []template.JS
+		Words, Stepper, Knobs, Link template.JS
+	}{title, template.CSS(css), template.HTML(figure), vs, template.JS(words), template.JS(stepper), template.JS(knobs), template.JS(link)})
 	return b.Bytes(), err
 }
 
