@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1064,6 +1065,58 @@ func TestVariantWaitsForItsDrawing(t *testing.T) {
 	want := coldFiles(t, dir)[script]
 	if after.status != http.StatusOK || after.body != string(want) || after.body == before.body {
 		t.Fatalf("%s after the save: %d, %d bytes, the cold build's: %v, the old one: %v", script, after.status, len(after.body), after.body == string(want), after.body == before.body)
+	}
+}
+
+// TestLogSaysWhatTheReaderWaitsFor: the log's "rebuilt in N ms" is the
+// time to the pages' publication, which the reload follows; a save whose
+// figure has knobs draws the other combinations after it, and the log says
+// how many and how long they took more, apart (the number included them,
+// as if the reader had waited for pictures no page shows until picked).
+// A save that draws nothing after keeps the one number.
+func TestLogSaysWhatTheReaderWaitsFor(t *testing.T) {
+	dir := smallSite(t)
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "First title", "beats: 4"+knobLines))
+	var log syncBuffer
+	ended := make(chan BuildResult, 10)
+	_, base := startWith(t, Options{ContentDir: dir, ContentName: "content", Log: &log, Errors: &log}, func(s *Server) {
+		s.onBuild = func(started bool, r BuildResult) {
+			if !started {
+				ended <- r
+			}
+		}
+	})
+	next := func() BuildResult {
+		t.Helper()
+		select {
+		case r := <-ended:
+			return r
+		case <-time.After(deadline):
+			t.Fatalf("no build ended; log:\n%s", log.String())
+		}
+		return BuildResult{}
+	}
+	r := get(t, base+"/a.html")
+	st := listen(t, base, "a.html", version(t, r.body))
+	st.expect(t, "fixed")
+
+	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Second title", "beats: 5"+knobLines))
+	st.expect(t, "reload")
+	saved := next()
+	if saved.N != 2 || saved.Err != nil || saved.Deferred != 2 || saved.Published <= 0 || saved.Published > saved.Took {
+		t.Fatalf("the save's build %+v: want it to publish, then draw the 2 other combinations", saved)
+	}
+	line := regexp.MustCompile(`(?m)^rebuilt in (\d+) ms to the reload, then 2 other knob combinations drawn in (\d+) ms more: 1 page changed \(a\.html\)$`)
+	m := line.FindStringSubmatch(log.String())
+	if m == nil || m[1] != strconv.FormatInt(saved.Published.Milliseconds(), 10) || m[2] != strconv.FormatInt((saved.Took-saved.Published).Milliseconds(), 10) {
+		t.Fatalf("the log does not say the save's times apart (%v to publish, %v in all):\n%s", saved.Published, saved.Took, log.String())
+	}
+
+	write(t, filepath.Join(dir, "b.md"), fencePage("B", "two", "Other figure, again", "beats: 3"))
+	saved = next()
+	if saved.N != 3 || saved.Deferred != 0 ||
+		!regexp.MustCompile(`(?m)^rebuilt in `+strconv.FormatInt(saved.Published.Milliseconds(), 10)+` ms: 1 page changed \(b\.html\)$`).MatchString(log.String()) {
+		t.Fatalf("a save without knobs: %+v; log:\n%s", saved, log.String())
 	}
 }
 

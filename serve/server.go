@@ -240,8 +240,16 @@ type BuildResult struct {
 	Pages, Figures int
 	// Hits and Misses count scenario cache lookups during the build.
 	Hits, Misses int
-	// Took is the build's wall-clock duration.
+	// Took is the build's wall-clock duration, the drawing deferred past
+	// publication included.
 	Took time.Duration
+	// Published is the wall-clock time from the build's start to the
+	// publication of its pages, after which the open pages reload: what a
+	// reader waits for. Deferred counts the scripts of knob combinations
+	// the build drew after it (site.Site.Pending), which no page shows
+	// until a reader picks one; 0 when it drew everything before.
+	Published time.Duration
+	Deferred  int
 	// OutErr is why a good build could not be written to Options.OutDir
 	// (the server serves it all the same).
 	OutErr error
@@ -403,6 +411,7 @@ func (s *Server) rebuild() BuildResult {
 		old := s.gen // written by this goroutine alone (buildMu)
 		g := s.newGeneration(r.N, built)
 		r.Changed = s.publish(g)
+		r.Published, r.Deferred = time.Since(start), len(built.Pending)
 		if len(built.Pending) == 0 {
 			break
 		}
@@ -447,9 +456,24 @@ func (s *Server) rebuild() BuildResult {
 		}
 	}
 	if r.N > 1 {
-		fmt.Fprintf(s.o.Log, "rebuilt in %d ms: %s\n", r.Took.Milliseconds(), describeChanged(r.Changed))
+		fmt.Fprintf(s.o.Log, "%s: %s\n", describeTook(r), describeChanged(r.Changed))
 	}
 	return r
+}
+
+// describeTook words a good build's time for the log: the time to its
+// pages' publication, which the reload follows, and, for a build that drew
+// knob combinations after it, how many and how long they took more.
+func describeTook(r BuildResult) string {
+	if r.Deferred == 0 {
+		return fmt.Sprintf("rebuilt in %d ms", r.Published.Milliseconds())
+	}
+	combos := "combination"
+	if r.Deferred > 1 {
+		combos += "s"
+	}
+	return fmt.Sprintf("rebuilt in %d ms to the reload, then %d other knob %s drawn in %d ms more",
+		r.Published.Milliseconds(), r.Deferred, combos, (r.Took - r.Published).Milliseconds())
 }
 
 // describeChanged words a build's changed pages for the log.
