@@ -45,14 +45,26 @@ const MaxStreams = 100
 const heartbeat = 25 * time.Second
 
 // contentTypes are the types of the files a site holds, set explicitly so
-// that neither the system's MIME tables nor sniffing can change them.
+// that neither the system's MIME tables nor sniffing can change them: the
+// build's own, and the usual ones of files published from the content
+// folder (images, fonts, PDF); any other type comes from Go's tables.
 var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".svg":  "image/svg+xml",
-	".json": "application/json",
-	".txt":  "text/plain; charset=utf-8",
+	".png":   "image/png",
+	".jpg":   "image/jpeg",
+	".jpeg":  "image/jpeg",
+	".gif":   "image/gif",
+	".webp":  "image/webp",
+	".avif":  "image/avif",
+	".ico":   "image/x-icon",
+	".pdf":   "application/pdf",
+	".woff2": "font/woff2",
+	".mp4":   "video/mp4",
+	".html":  "text/html; charset=utf-8",
+	".css":   "text/css; charset=utf-8",
+	".js":    "text/javascript; charset=utf-8",
+	".svg":   "image/svg+xml",
+	".json":  "application/json",
+	".txt":   "text/plain; charset=utf-8",
 }
 
 // contentType returns the Content-Type for a file name.

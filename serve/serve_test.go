@@ -324,6 +324,46 @@ func TestNewFolderWatched(t *testing.T) {
 	}
 }
 
+// TestStaticFileServed: a file of the content folder that is not a page
+// is served at its path, with its type; a save of it is served at once
+// and reloads the page that shows it; removing it fails the build of
+// the page whose image it was, and the fix publishes it again.
+func TestStaticFileServed(t *testing.T) {
+	dir := smallSite(t)
+	write(t, filepath.Join(dir, "img", "d.svg"), "<svg>one</svg>")
+	write(t, filepath.Join(dir, "c.md"), "---\ntitle: C\n---\n\n![the diagram](img/d.svg)\n")
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
+	r := get(t, base+"/img/d.svg")
+	if r.status != 200 || r.ctype != "image/svg+xml" || r.body != "<svg>one</svg>" {
+		t.Fatalf("GET /img/d.svg: %d %q %q", r.status, r.ctype, r.body)
+	}
+	page := get(t, base+"/c.html")
+	if !strings.Contains(page.body, `<img src="img/d.svg" alt="the diagram">`) {
+		t.Fatalf("c.html lacks the image:\n%s", page.body)
+	}
+	c := listen(t, base, "c.html", version(t, page.body))
+	c.expect(t, "fixed")
+	write(t, filepath.Join(dir, "img", "d.svg"), "<svg>two</svg>")
+	c.expect(t, "reload")
+	if r := get(t, base+"/img/d.svg"); r.body != "<svg>two</svg>" {
+		t.Fatalf("after the save, /img/d.svg is %q", r.body)
+	}
+	c = listen(t, base, "c.html", version(t, get(t, base+"/c.html").body))
+	c.expect(t, "fixed")
+	if err := os.Remove(filepath.Join(dir, "img", "d.svg")); err != nil {
+		t.Fatal(err)
+	}
+	ev := c.expect(t, "broken")
+	if !strings.Contains(ev.data, `content/c.md:5:1`) || !strings.Contains(ev.data, `the content folder has no file img/d.svg`) {
+		t.Errorf("broken event: %s", ev.data)
+	}
+	write(t, filepath.Join(dir, "img", "d.svg"), "<svg>three</svg>")
+	c.expect(t, "reload")
+	if r := get(t, base+"/img/d.svg"); r.status != 200 || r.body != "<svg>three</svg>" {
+		t.Fatalf("after the fix, /img/d.svg: %d %q", r.status, r.body)
+	}
+}
+
 // TestLinkedFolderWatched: a symbolic link to a folder outside the
 // content folder is read as the build reads it (its page is a page of the
 // section named by the link), and a save in the linked folder rebuilds,

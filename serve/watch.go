@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/site"
 )
 
 // addTree watches dir and every folder below it (fsnotify watches one
@@ -258,23 +259,6 @@ func relevant(ev fsnotify.Event) bool {
 	return !ignoredName(filepath.Base(ev.Name))
 }
 
-// ignoredName reports whether a file name is hidden or one of the
-// temporary files editors write next to the file being saved: vim's swap
-// files and its "4913" write test, backups ending in "~", Emacs' lock
-// (.#name) and auto-save (#name#) files, JetBrains' safe-write files, and
-// *.tmp, *.swp/.swo/.swx, *.bak.
-func ignoredName(name string) bool {
-	switch {
-	case name == "4913",
-		strings.HasPrefix(name, "."),
-		strings.HasSuffix(name, "~"),
-		strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"),
-		strings.Contains(name, "___jb_"):
-		return true
-	}
-	switch strings.ToLower(filepath.Ext(name)) {
-	case ".swp", ".swo", ".swx", ".tmp", ".bak":
-		return true
-	}
-	return false
-}
+// ignoredName is site.IgnoredName: a name the build does not publish
+// either.
+func ignoredName(name string) bool { return site.IgnoredName(name) }

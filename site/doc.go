@@ -35,7 +35,9 @@
 //     several), its own section's pages and prev/next links within the
 //     section; each folder section's index page lists its pages;
 //     index.html, the home page, lists the root section's pages and the
-//     sections; the *.css and *.js assets are copied into assets/.
+//     sections; the *.css and *.js assets are copied into assets/, and
+//     every other file of the content folder (an image beside its page)
+//     to its own path (staticFiles).
 //
 // Links between pages may name the source file ("acks.md", "../ops/isr.md",
 // relative to the linking page), the output page ("acks.html", relative

@@ -21,7 +21,8 @@ type incrPage struct {
 	title, summary, text string
 	weight, beats        int
 	acks                 string
-	link                 string // another page's path, or ""
+	link                 string // another page's path, a file's, a section's folder ("s/"), or ""
+	image                bool   // the link is an image's source
 	frag                 string // the link's fragment: "", "#a-heading", "#FIG" or "#FIG@1"
 	fence                bool
 }
@@ -55,7 +56,11 @@ func (p incrPage) source(name string) string {
 	fmt.Fprintf(&b, "---\n\n%s\n", text)
 	if p.link != "" {
 		frag := strings.ReplaceAll(p.frag, "FIG", incrFenceID(p.link))
-		fmt.Fprintf(&b, "\nSee [there](%s%s).\n", incrHref(name, p.link), frag)
+		bang := ""
+		if p.image {
+			bang = "!"
+		}
+		fmt.Fprintf(&b, "\nSee %s[there](%s%s).\n", bang, incrHref(name, p.link), frag)
 	}
 	if p.fence {
 		fmt.Fprintf(&b, "\n```kflow\nid: %s\nbeats: %d\nproducer: {acks: %s, records: 2}\n```\n", incrFenceID(name), p.beats, p.acks)
@@ -66,20 +71,24 @@ func (p incrPage) source(name string) string {
 // incrEdits are TestIncrementalMatchesCold's kinds of edit, each as often
 // as it stands here: 0 a page added or removed, 1 a title, 2 a weight, 3
 // a summary, 4 the text, 5 a fence's beats, 6 its acks, 7 a link, 8 the
-// layout, 9 the fence itself, 10 a page renamed. The edits that make and
+// layout, 9 the fence itself, 10 a page renamed, 11 a file published as
+// it is added, changed or removed. The edits that make and
 // break links — a link's target or fragment, a page added, removed or
 // renamed — come up about twice as often as the others, and the site
 // starts with links (to a heading, to a beat, across sections): with
 // every kind as likely and no link at the start, a broken-link case
 // needed about 400 runs to come up, past rapid's default 100.
-var incrEdits = []int{0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 8, 9, 10, 10}
+var incrEdits = []int{0, 0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 8, 9, 10, 10, 11, 11}
 
 // TestIncrementalMatchesCold applies random sequences of edits — a
 // title, a weight, a summary, the text, a fence's beats or acks or the
 // fence itself, a link (within a section or across, with a fragment that
 // names a heading or a figure), a page added, removed or renamed (in the root
 // section, in two folder sections, or a section's index page, once in two
-// names that clash), the layout — and after each one builds twice:
+// names that clash), the layout, a file published as it is (added,
+// changed or removed; once where a page is written) and links and
+// images to such files and to a section's folder — and after each one
+// builds twice:
 // incrementally, with the scenario Cache and the PageCache kept from the
 // builds before (as serve does), and cold, from nothing. Both must give
 // the same files, byte for byte, or the same errors.
@@ -90,8 +99,13 @@ func TestIncrementalMatchesCold(t *testing.T) {
 	}
 	names := []string{"a.md", "b.md", "c.md", "s/c.md", "s/d.md", "s/_index.md", "s/index.md", "t/e.md", "t/index.md"}
 	titles := []string{"Alpha", "Beta", "Gamma", "Delta"}
+	// Files published as they are: beside a page, in a section, in a
+	// folder below one, and one written where page b.md is.
+	statics := []string{"d.svg", "s/d.svg", "t/img/x.png", "b.html"}
+	links := append(append([]string{""}, names...), append(statics, "s/", "t/img/")...)
 	rapid.Check(t, func(rt *rapid.T) {
 		site := map[string]incrPage{}
+		files := map[string]string{}
 		for _, n := range []string{"a.md", "b.md", "s/c.md", "t/e.md"} {
 			site[n] = incrPage{title: "Page " + n, weight: 10, text: "Some text.", beats: 3, acks: "all", fence: true}
 		}
@@ -99,8 +113,10 @@ func TestIncrementalMatchesCold(t *testing.T) {
 		// heading, its figure's id or length, the page renamed, removed
 		// or brought back) meets a link that reads it: within the root
 		// section to a heading, across sections to a beat, and back to
-		// the root without a fragment.
-		for _, l := range [][3]string{{"a.md", "s/c.md", "#FIG@3"}, {"t/e.md", "b.md", "#a-heading"}, {"s/c.md", "a.md", ""}} {
+		// the root without a fragment, and to a file published as it
+		// is, in another section.
+		files["s/d.svg"] = "<svg/>"
+		for _, l := range [][3]string{{"a.md", "s/c.md", "#FIG@3"}, {"t/e.md", "b.md", "#a-heading"}, {"s/c.md", "a.md", ""}, {"b.md", "s/d.svg", ""}} {
 			p := site[l[0]]
 			p.link, p.frag = l[1], l[2]
 			site[l[0]] = p
@@ -124,6 +140,16 @@ func TestIncrementalMatchesCold(t *testing.T) {
 			n := rapid.SampledFrom(names).Draw(rt, "page")
 			p, exists := site[n]
 			switch kind := rapid.SampledFrom(incrEdits).Draw(rt, "edit"); {
+			case kind == 11:
+				// A file added, changed or removed; the page is left as
+				// it is.
+				f := rapid.SampledFrom(statics).Draw(rt, "file")
+				switch v := rapid.SampledFrom([]string{"", "<svg/>", "<svg>v2</svg>"}).Draw(rt, "file bytes"); {
+				case v == "":
+					delete(files, f)
+				default:
+					files[f] = v
+				}
 			case kind == 10 && exists:
 				// The page moves to another name (a link target renamed:
 				// links to the old name fail, links to the new one
@@ -153,7 +179,8 @@ func TestIncrementalMatchesCold(t *testing.T) {
 			case kind == 6:
 				p.acks = rapid.SampledFrom([]string{"0", "1", "all"}).Draw(rt, "acks")
 			case kind == 7:
-				p.link = rapid.SampledFrom(append([]string{""}, names...)).Draw(rt, "link")
+				p.link = rapid.SampledFrom(links).Draw(rt, "link")
+				p.image = rapid.Bool().Draw(rt, "as an image")
 				p.frag = rapid.SampledFrom([]string{"", "#a-heading", "#FIG", "#FIG@1", "#FIG@3"}).Draw(rt, "frag")
 			case kind == 9:
 				// The fence goes or comes; its id may move from a heading
@@ -174,6 +201,9 @@ func TestIncrementalMatchesCold(t *testing.T) {
 			content := fstest.MapFS{}
 			for name, pg := range site {
 				content[name] = &fstest.MapFile{Data: []byte(pg.source(name))}
+			}
+			for name, b := range files {
+				content[name] = &fstest.MapFile{Data: []byte(b)}
 			}
 			incr, ierr := Generate(Options{Content: content, ContentName: "content", Templates: tmpl, Cache: cache, Pages: pages})
 			cold, cerr := Generate(Options{Content: content, ContentName: "content", Templates: tmpl})

@@ -121,7 +121,7 @@ func (lc *linkContext) facts(pg *Page, d linkDep) linkFacts {
 		return f
 	default:
 		to := lc.byOut[d.key]
-		f := linkFacts{exists: lc.outputs[d.key], page: to != nil}
+		f := linkFacts{exists: lc.outputs[d.key] || lc.staticOut[d.key], page: to != nil}
 		if to != nil && d.frag {
 			f.target = lc.targetFacts(to)
 		}

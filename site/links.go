@@ -25,8 +25,10 @@ import (
 //   - "ops/" (a section's folder, by its content name or its output
 //     name; "./" or "../" for the root section) becomes a link to the
 //     section's index page, "ops/index.html", which opens from disk too;
-//   - any other relative link or image source must name a file the site
-//     publishes (linkContext.other);
+//   - any other relative link or image source must name a file of the
+//     content folder the site publishes (staticFiles), by its content
+//     path or its output path, and becomes a link to its output path
+//     (linkContext.other);
 //   - one naming nothing the site publishes is an error at the link
 //     ("file:line:col: link to "nosuch": …", or "image "x.png": …").
 //
@@ -86,12 +88,12 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 			// Relative to the linking page's folder in the output.
 			out := path.Join(path.Dir(pg.Out), target)
 			addDep(deps, linkDep{kind: depOutput, key: out, frag: hasFrag})
-			if strings.HasPrefix(out, "../") || !lc.outputs[out] {
+			if strings.HasPrefix(out, "../") || !lc.outputs[out] && !lc.staticOut[out] {
 				fail("the site has no page %s (link to the page's .md file, or to SLUG.html)", sim.EscapeName(target))
 				continue
 			}
 			fl.page = path.Clean(target)
-			fl.to = lc.byOut[out]
+			fl.to = lc.byOut[out] // nil for a file published as it is
 		default:
 			key := otherKey(pg, target)
 			addDep(deps, linkDep{kind: depOther, key: key, frag: hasFrag})
@@ -176,7 +178,7 @@ func (lc *linkContext) other(key string) (out, why string) {
 
 // linkHelp ends a message about a link that names nothing: what a link
 // may name.
-const linkHelp = " (link to a page's .md file, or to a folder of pages as FOLDER/)"
+const linkHelp = " (link to a page's .md file, to a folder of pages as FOLDER/, or to a file kept in the content folder)"
 
 // pageLinks returns pg's links and images in document order, found by one
 // walk of its document the first time (a page kept by the PageCache keeps

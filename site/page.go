@@ -602,8 +602,14 @@ func (headingRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // is an error at the link, naming the folder it comes back to, and nothing
 // under the link is read. A link to nothing, or to something that is
 // neither a folder nor a page, is left alone unless its name ends in .md.
-func readPages(fsys fs.FS, contentName string) ([]string, error) {
-	var paths []string
+//
+// Every other file the walk meets is returned in files, the files the
+// site publishes as they are (Hugo's page bundles keep an image beside its
+// page): a regular file, or a link to one, whose name is not an editor's
+// temporary file (IgnoredName: serve does not rebuild when one changes,
+// so a build must not publish it either) nor Go source (publishedName).
+// Any other kind of file (a pipe, a device) is an error at it.
+func readPages(fsys fs.FS, contentName string) (paths, files []string, err error) {
 	var errs sim.ErrorList
 	var links []string       // links to folders followed, outer first
 	bad := map[string]bool{} // followed links that loop
@@ -636,7 +642,13 @@ func readPages(fsys fs.FS, contentName string) ([]string, error) {
 		isLink := d.Type()&fs.ModeSymlink != 0 && path.Ext(name) != ".md"
 		var info fs.FileInfo
 		if isLink {
-			if info, err = fs.Stat(fsys, p); err != nil || !info.IsDir() {
+			if info, err = fs.Stat(fsys, p); err != nil {
+				return nil
+			}
+			if !info.IsDir() {
+				if info.Mode().IsRegular() && publishedName(name) {
+					files = append(files, p)
+				}
 				return nil
 			}
 		}
@@ -678,17 +690,54 @@ func readPages(fsys fs.FS, contentName string) ([]string, error) {
 				return nil
 			}
 			paths = append(paths, p)
+		} else if !d.IsDir() && publishedName(name) {
+			if !d.Type().IsRegular() {
+				errs = append(errs, sim.Error{File: path.Join(contentName, p), Pos: sim.Pos{Line: 1, Col: 1},
+					Msg: "this is " + fileKind(d.Type()) + "; a file the site publishes must be a regular file (or a link to one)"})
+				return nil
+			}
+			files = append(files, p)
 		}
 		return nil
 	}
 	if err := fs.WalkDir(fsys, ".", visit); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(errs) > 0 {
 		errs.Sort()
-		return nil, errs
+		return nil, nil, errs
 	}
-	return paths, nil
+	return paths, files, nil
+}
+
+// publishedName reports whether a file of the content folder with this
+// name, not a page, is published: not an editor's temporary file
+// (IgnoredName), and not Go source, since a content folder may be the Go
+// package that embeds its pages, as this repository's is (content/embed.go).
+func publishedName(name string) bool {
+	return !IgnoredName(name) && path.Ext(name) != ".go"
+}
+
+// IgnoredName reports whether a file name is hidden or one of the
+// temporary files editors write next to the file being saved: vim's swap
+// files and its "4913" write test, backups ending in "~", Emacs' lock
+// (.#name) and auto-save (#name#) files, JetBrains' safe-write files, and
+// *.tmp, *.swp/.swo/.swx, *.bak. The build does not publish such a file
+// from the content folder, and serve does not rebuild when one changes.
+func IgnoredName(name string) bool {
+	switch {
+	case name == "4913",
+		strings.HasPrefix(name, "."),
+		strings.HasSuffix(name, "~"),
+		strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"),
+		strings.Contains(name, "___jb_"):
+		return true
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".swp", ".swo", ".swx", ".tmp", ".bak":
+		return true
+	}
+	return false
 }
 
 // deepestLink is p itself when p is a link about to be followed, else the

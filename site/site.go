@@ -70,6 +70,10 @@ type Site struct {
 	Sections []*Section
 	// Figures describes every figure in page order.
 	Figures []FigureStat
+	// Static lists the output paths of the files published from the
+	// content folder as they are (images and the like: staticFiles), in
+	// content path order; each is in Files.
+	Static []string
 	// Pending lists the variant scripts not drawn yet, sorted
 	// (Options.DeferVariants): each is a FigureStat's variant, and joins
 	// Files once DrawPending has drawn it.
@@ -148,7 +152,7 @@ func Generate(o Options) (*Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	paths, err := readPages(o.Content, o.ContentName)
+	paths, staticPaths, err := readPages(o.Content, o.ContentName)
 	if _, positioned := err.(sim.ErrorList); positioned {
 		return nil, err
 	} else if err != nil {
@@ -265,6 +269,10 @@ func Generate(o Options) (*Site, error) {
 	for _, sec := range sections {
 		outputs[sec.Out()] = true // from its index page or, without one, a list of its pages
 	}
+	// The content folder's other files, published as they are, beside
+	// the pages that link to them.
+	statics, static, staticOuts, serrs := staticFiles(o.Content, o.ContentName, staticPaths, outputs)
+	errs = append(errs, serrs...)
 	errs = append(errs, computeFigures(all, &o)...)
 	figs := make(map[*Page][]pageFigure, len(all))
 	broken := map[*Page]bool{}
@@ -289,7 +297,7 @@ func Generate(o Options) (*Site, error) {
 	for _, sec := range sections {
 		secByDir[sec.Dir] = sec
 	}
-	lc := &linkContext{byPath: byPath, byOut: byOut, outputs: outputs, figs: figs, broken: broken, secByDir: secByDir}
+	lc := &linkContext{byPath: byPath, byOut: byOut, outputs: outputs, figs: figs, broken: broken, secByDir: secByDir, static: static, staticOut: staticOuts}
 	lerrs, linked := checkPageLinks(all, lc, memo)
 	errs = append(errs, lerrs...)
 	if o.Pages != nil {
@@ -300,6 +308,10 @@ func Generate(o Options) (*Site, error) {
 	}
 
 	s := &Site{Pages: pages, Sections: sections}
+	s.Files = append(s.Files, statics...)
+	for _, f := range statics {
+		s.Static = append(s.Static, f.Path)
+	}
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			r := f.result

@@ -28,7 +28,7 @@ func TestBuildEmbeddedGuide(t *testing.T) {
 	if err != nil {
 		t.Fatalf("building the embedded guide: %v", err)
 	}
-	paths, err := readPages(content.FS, "")
+	paths, _, err := readPages(content.FS, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -570,15 +570,15 @@ func TestEveryRelativeLinkChecked(t *testing.T) {
 	_, err = Generate(Options{Content: bad, ContentName: "content"})
 	want := `content/hash#tag.md:4:1: link to "hash#tag.md": the content folder has no file hash: a "#" starts the link's fragment, so write %23 for a "#" in a file name` + "\n" +
 		`content/hash#tag.md:4:21: link to "q?mark.md": the content folder has no file q: a "?" starts the link's query, so write %3F for a "?" in a file name` + "\n" +
-		`content/p.md:4:1: link to "nosuch": the content folder has no file nosuch (link to a page's .md file, or to a folder of pages as FOLDER/)` + "\n" +
-		`content/p.md:4:13: link to "nosub/": no section folder nosub in the content folder (link to a page's .md file, or to a folder of pages as FOLDER/)` + "\n" +
+		`content/p.md:4:1: link to "nosuch": the content folder has no file nosuch (link to a page's .md file, to a folder of pages as FOLDER/, or to a file kept in the content folder)` + "\n" +
+		`content/p.md:4:13: link to "nosub/": no section folder nosub in the content folder (link to a page's .md file, to a folder of pages as FOLDER/, or to a file kept in the content folder)` + "\n" +
 		`content/p.md:4:25: link to "other": the content folder has no file other: did you mean the page other.md?` + "\n" +
 		`content/p.md:4:36: link to "sub": sub is a section's folder: write sub/ for its index page` + "\n" +
 		`content/p.md:5:1: image "nope.png": the content folder has no file nope.png` + "\n" +
 		`content/p.md:5:16: link to "ops-guide/#nope": content/Ops Guide/index.md has no heading or figure with the id "nope"` + "\n" +
 		`content/p.md:5:37: link to "/x.png": a path from the server's root breaks when the site is served from a sub-path or opened from disk: write it relative to this page` + "\n" +
-		`content/p.md:6:1: link to "../outside.png": the content folder has no file ../outside.png (link to a page's .md file, or to a folder of pages as FOLDER/)` + "\n" +
-		`content/p.md:6:21: link to "sub/nosuch.svg?v=1": the content folder has no file sub/nosuch.svg (link to a page's .md file, or to a folder of pages as FOLDER/)`
+		`content/p.md:6:1: link to "../outside.png": the content folder has no file ../outside.png (link to a page's .md file, to a folder of pages as FOLDER/, or to a file kept in the content folder)` + "\n" +
+		`content/p.md:6:21: link to "sub/nosuch.svg?v=1": the content folder has no file sub/nosuch.svg (link to a page's .md file, to a folder of pages as FOLDER/, or to a file kept in the content folder)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}

@@ -99,7 +99,11 @@ func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
 	}
 	// s.Pages leaves out the home page (index.md, or a generated contents
 	// page without one), which every build writes.
-	fmt.Fprintf(stdout, "built the home page and %s with %s%s into %s\n", count(len(s.Pages), "page"), count(len(s.Figures), "figure"), frames, o.outDir)
+	files := ""
+	if len(s.Static) > 0 {
+		files = ", and " + count(len(s.Static), "file") + " kept with the pages,"
+	}
+	fmt.Fprintf(stdout, "built the home page and %s with %s%s%s into %s\n", count(len(s.Pages), "page"), count(len(s.Figures), "figure"), frames, files, o.outDir)
 	return nil
 }
 
