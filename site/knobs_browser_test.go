@@ -1,11 +1,13 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -159,8 +161,9 @@ func TestBrowserKnobs(t *testing.T) {
 
 	// The combinations not shown are out of sight in every way: out of
 	// the accessibility tree, out of the tab order, and not hit where they
-	// lie under the one shown; and the figure is as tall as the one shown
-	// (acks=all, loaded last, is the tallest).
+	// lie under the one shown; and each part of every combination (the
+	// picture, the controls, the caption, …) is in the same place, so a
+	// flip moves none (acks=all, loaded last, has the tallest picture).
 	flip(2, "2")
 	flip(0, "0")
 	if got, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](fmt.Sprintf(`(() => {
@@ -180,9 +183,15 @@ func TestBrowserKnobs(t *testing.T) {
 			const r = c.getBoundingClientRect(), hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
 			if (r.width && !v.contains(hit)) bad.push(c.outerHTML.slice(0, 40) + ' is covered by ' + (hit?.outerHTML.slice(0, 40) || 'nothing'));
 		}
-		// The table follows the shown combination at its margin.
-		const gap = f.querySelector('.kf-outcomes').getBoundingClientRect().top - v.getBoundingClientRect().bottom;
-		if (Math.abs(gap - parseFloat(getComputedStyle(f.querySelector('.kf-outcomes')).marginTop)) > 1) bad.push('the outcome table is ' + gap + ' px below the combination shown');
+		// Each part of the shown combination is where the same part of
+		// the others is.
+		for (const part of ['.kf-title', '.kf-view', '.kf-controls', '.kf-legend', '.kf-capbox', '.kf-story']) {
+			const y = v.querySelector(part).getBoundingClientRect().top;
+			for (const p of parked) {
+				const py = p.querySelector(part).getBoundingClientRect().top;
+				if (Math.abs(py - y) > 0.5) bad.push(part + ' of combination ' + p.dataset.v + ' at ' + py + ', of the one shown at ' + y);
+			}
+		}
 		return bad;
 	})()`, id))); err != nil || len(got) > 0 {
 		t.Errorf("after the flips, with acks=0 shown: %q (%v)", got, err)
@@ -198,15 +207,15 @@ func TestBrowserKnobs(t *testing.T) {
 	}
 }
 
-// TestBrowserKnobFlipLaysOutNothing: once loaded, a flip between two
-// combinations of one height (acks=0 and acks=1 of the test figure)
-// changes no box: the forced layout after the click lays out no object,
-// and the style pass restyles a few dozen elements (the two combinations'
-// roots, the knob buttons, the outcome table's marked rows), not the
-// combinations' insides — parking a combination with visibility or inert,
-// inherited, restyled 700 elements a flip, and content-visibility laid
-// both combinations out again. Counts, read from a Chrome trace of the
-// flips, not times.
+// TestBrowserKnobFlipLaysOutNothing: once loaded, a flip between
+// combinations changes no box, whichever is the taller (acks=all's
+// picture is): the forced layout after the click lays out no object, the
+// figure keeps its height, and the style pass restyles a few dozen
+// elements (the two combinations' roots, the knob buttons, the outcome
+// table's marked rows), not the combinations' insides — parking a
+// combination with visibility or inert, inherited, restyled 700 elements
+// a flip, and content-visibility laid both combinations out again. Counts,
+// read from a Chrome trace of the flips, not times.
 func TestBrowserKnobFlipLaysOutNothing(t *testing.T) {
 	browsertest.Chromium(t)
 	out := filepath.Join(t.TempDir(), "site")
@@ -224,17 +233,18 @@ func TestBrowserKnobFlipLaysOutNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	heights, err := chromedp.Run(tctx, chromedp.Evaluate[[]int](fmt.Sprintf(`['0', '1'].map(v => document.querySelector('#%s [data-v="' + v + '"]').scrollHeight)`, id)))
-	if err != nil || heights[0] != heights[1] {
-		t.Fatalf("acks=0 and acks=1 are %v px high (%v): the test wants two combinations of one height", heights, err)
+	height, err := chromedp.Run(tctx, chromedp.Evaluate[float64](fmt.Sprintf(`document.getElementById(%q).getBoundingClientRect().height`, id)))
+	if err != nil {
+		t.Fatal(err)
 	}
 	const flips = 6
 	events, err := browsertest.Trace(tctx, func() error {
 		_, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(async () => {
-			const f = document.getElementById(%q);
+			const f = document.getElementById(%q), frame = () => new Promise(r => requestAnimationFrame(() => r()));
+			await frame(); // one frame for the trace to start
 			for (let i = 0; i < %d; i++) {
-				await new Promise(r => requestAnimationFrame(() => r()));
-				f.querySelector('[data-kb="0"][data-kval="' + i %% 2 + '"]').click();
+				await frame();
+				f.querySelector('[data-kb="0"][data-kval="' + [0, 2, 1][i %% 3] + '"]').click();
 				await null; // the pick runs in a promise callback
 				f.offsetHeight;
 			}
@@ -288,8 +298,76 @@ func TestBrowserKnobFlipLaysOutNothing(t *testing.T) {
 			laidOut += args.BeginData.DirtyObjects
 		}
 	}
+	after, err := chromedp.Run(tctx, chromedp.Evaluate[float64](fmt.Sprintf(`document.getElementById(%q).getBoundingClientRect().height`, id)))
+	if err != nil || after != height {
+		t.Errorf("the figure was %v px high before the flips, %v after (%v)", height, after, err)
+	}
 	if laidOut != 0 || restyled > 60*flips {
 		t.Errorf("%d flips laid out %d layout objects and restyled %d elements; want none laid out, at most 60 restyled a flip", flips, laidOut, restyled)
+	}
+}
+
+// TestBrowserKnobPickMovesNothing: at a figure's first pick kf-knobs.js
+// marks it kf-picked, and its combinations' parts go into rows of the
+// figure's grid (the rules kf-knobs.js brings), whose margins do not
+// collapse as the page's did; for every knob figure of the guide, at desktop and phone
+// widths, with a mark's explanation shown under the controls and
+// without, that moves no element of the figure by a pixel.
+func TestBrowserKnobPickMovesNothing(t *testing.T) {
+	browsertest.Chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	s, err := Build(Options{Content: content.FS, ContentName: "content"}, out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []string
+	for _, f := range s.Files {
+		if strings.HasSuffix(f.Path, ".html") && bytes.Contains(f.Data, []byte(" data-kn=")) {
+			pages = append(pages, f.Path)
+		}
+	}
+	if len(pages) < 10 {
+		t.Fatalf("%d guide pages with knob figures, want the 10 at least: %q", len(pages), pages)
+	}
+	for _, w := range []int{1280, 390} {
+		ctx := browsertest.Start(t, w, 1000)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), 1000)); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range pages {
+			tctx := openKnobs(t, ctx, out, name, "")
+			// The rules come with kf-knobs.js, which a pick loads.
+			if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`new Promise((ok, fail) => {
+				const s = document.head.appendChild(document.createElement('script'));
+				s.onload = () => ok(true);
+				s.onerror = fail;
+				s.src = 'assets/kf-knobs.js';
+			})`, chromedp.EvalAwaitPromise)); err != nil {
+				t.Fatal(err)
+			}
+			moved, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`(() => {
+				const moved = [];
+				for (const f of document.querySelectorAll('figure[data-kn]')) {
+					const boxes = () => [...f.querySelectorAll('*')].map(e => {
+						const r = e.getBoundingClientRect();
+						return [r.x, r.y, r.width, r.height].map(Math.round).join(',');
+					});
+					for (const explained of ['', 'a mark explained']) {
+						f.querySelector('.kf-explain').textContent = explained;
+						const before = boxes();
+						f.classList.add('kf-picked');
+						const after = boxes();
+						f.classList.remove('kf-picked');
+						const n = before.filter((b, i) => b !== after[i]).length;
+						if (n) moved.push(f.id + (explained ? ', explained' : '') + ': ' + n + ' of ' + before.length + ' elements');
+					}
+				}
+				return moved;
+			})()`))
+			if err != nil || len(moved) > 0 {
+				t.Errorf("%d px, %s: kf-picked moves %q (%v)", w, name, moved, err)
+			}
+		}
 	}
 }
 

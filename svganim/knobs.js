@@ -11,6 +11,34 @@
   const here = document.currentScript?.src.replace(/[^/]*$/, '') || '';
   const pending = {};
   self.kfVLoaded = key => pending[key]?.();
+
+  // Once a reader picks, the figure is kf-picked and every combination
+  // loaded is laid out in one place, each of its parts in a row of the
+  // figure's grid that all share (a subgrid: the picture's row is as
+  // tall as the tallest picture, the caption's as the tallest caption),
+  // so that a flip changes no box and each part stays where it was. Those
+  // not shown (parked, below) are clipped away whole: not drawn, not hit.
+  // Each is a stacking context at all times, so that the clip makes no
+  // layer of its own: one made or dropped laid both out again. Grid rows
+  // do not collapse margins, so the parts' are set to what they collapsed
+  // to (site TestBrowserKnobPickMovesNothing). These rules come with this
+  // script, which loads at the first pick, rather than kf-knobs.css,
+  // which every page with knobs loads at first paint, where they would
+  // do nothing.
+  const picked = `
+.kf-picked > .kf-var, .kf-picked > .kf-park { grid-area: 2 / 1 / span 7; display: grid; grid-template-rows: subgrid; isolation: isolate; }
+.kf-picked > .kf-outcomes { grid-row: 9; }
+.kf-picked > * > .kf-title { grid-row: 1; }
+.kf-picked > * > .kf-view { grid-row: 2; }
+.kf-picked > * > .kf-controls { grid-row: 3; }
+.kf-picked > * > .kf-explain { grid-row: 4; margin: 0; }
+.kf-picked > * > .kf-legend { grid-row: 5; }
+.kf-picked > * > .kf-capbox { grid-row: 6; }
+.kf-picked > * > .kf-story { grid-row: 7; }
+.kf-picked .kf-explain:empty + .kf-legend, .kf-picked .kf-explain:empty + .kf-capbox, .kf-picked .kf-legend + .kf-capbox { margin-top: 0; }
+.kf-park { clip-path: inset(50%); }`;
+  document.head.appendChild(document.createElement('style')).textContent = picked;
+
   self.kfKnobs = (fig, Stepper, first) => {
     const bar = fig.querySelector('.kf-knobs'), groups = [...bar.children];
     const buttons = groups.map(g => [...g.querySelectorAll('button')]), values = buttons.map(bs => bs.map(b => b.textContent));
@@ -20,13 +48,14 @@
     const defChoice = choiceOf(def);
     let cur = def, choice = defChoice, wanted;
     const shown = { [def]: fig.querySelector('.kf-var') };
+    fig.classList.add('kf-picked');
     const built = { [def]: first };
 
     // A combination not shown stays in the figure, parked: laid out in
-    // the same grid cell as the one shown (kf-knobs.css) and clipped away
+    // the same place as the one shown (picked, above) and clipped away
     // whole, so that a flip back to it restyles the two combinations'
-    // roots, lays nothing out when the two are of one height, and its
-    // stepper patches the fields that differ at the beat shown.
+    // roots and lays nothing out, and its stepper patches the fields that
+    // differ at the beat shown.
     // content-visibility: hidden, which parked them before, laid both
     // out again at every flip (Acks test figure: 0.5 ms of style and 0.3
     // ms of layout a flip); visibility or inert, being inherited, restyle
@@ -57,18 +86,14 @@
       else if (title) title.id = fig.id + '-t';
     }
 
-    // The figure takes the height of the combination shown: a parked one
-    // taller than it is size-contained (its box 0 high, its content laid
-    // out as it was), the others are left as they are. heights holds
-    // each combination's content height (scrollHeight, contained or
-    // not), read before a flip changes anything, from the last frame's
-    // layout.
-    const measure = () => Object.keys(shown).map(k => [shown[k], shown[k].scrollHeight]);
-    function fit(i, heights) {
-      const h = heights.find(([v]) => v === shown[i])[1];
-      for (const [v, vh] of heights) {
-        const contain = v !== shown[i] && vh > h ? 'size' : '';
-        if (v.style.contain !== contain) v.style.contain = contain;
+    // A flip keeps the whole story and the caption's "n more" open or
+    // shut, and shuts them in the combination left: one left open would
+    // keep its row of the figure (picked, above) as tall under the others.
+    function keepOpen(to, from) {
+      for (const part of ['.kf-story', '.kf-cap.kf-now .kf-rest']) {
+        const was = from.querySelector(part), now = to.querySelector(part);
+        if (now && now.open !== !!was?.open) now.open = !!was?.open;
+        if (was?.open) was.open = false;
       }
     }
 
@@ -106,12 +131,10 @@
       const key = fig.id + '.' + i;
       const ready = () => {
         if (wanted !== i) return; // a later pick won
-        const from = built[cur];
+        const from = built[cur], left = shown[cur];
         b ??= from.beat();
         from.stop();
-        const flip = i !== cur;
-        const heights = flip && shown[i] && measure();
-        if (flip) {
+        if (i !== cur) {
           park(shown[cur], true);
           if (shown[i]) park(shown[i], false);
           else {
@@ -137,7 +160,7 @@
         // A parked combination is where it was left, often at the beat.
         const at = Math.min(b, +shown[i].dataset.last);
         if ((built[i] ||= Stepper(fig, shown[i])).beat() !== at) built[i].go(at);
-        if (flip) fit(i, heights || measure());
+        if (left !== shown[i]) keepOpen(shown[i], left);
       };
       wanted = i;
       if (shown[i] || self.kfV?.[key]) return ready();
