@@ -799,9 +799,7 @@ func TestContentFolderReplaced(t *testing.T) {
 	// missing ("broken" before "reload": TestContentFolderReplacedSlowly).
 	// So the watcher is held at the first event of the move until both
 	// renames are done, as if they had come at once.
-	staged := dir + "-new"
-	write(t, filepath.Join(staged, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
-	write(t, filepath.Join(staged, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
+	staged := stageReplacement(t, dir)
 	hold.Store(true)
 	if err := os.Rename(dir, dir+"-old"); err != nil {
 		t.Fatal(err)
@@ -811,15 +809,7 @@ func TestContentFolderReplaced(t *testing.T) {
 	}
 	close(moving)
 	st.expect(t, "reload")
-	r = get(t, base+"/a.html")
-	st = listen(t, base, "a.html", version(t, r.body))
-	st.expect(t, "fixed")
-	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Edited in the new folder", "beats: 4"))
-	st.expect(t, "reload")
-	r = get(t, base+"/a.html")
-	if !strings.Contains(r.body, "Edited in the new folder") {
-		t.Fatalf("an edit in the new content folder was not built:\n%s\nlog:\n%s", r.body, log.String())
-	}
+	r = editInReplacement(t, base, dir, &log)
 	st = listen(t, base, "a.html", version(t, r.body))
 	st.expect(t, "fixed")
 	// A folder and a file beside the content folder, then a new page in
@@ -858,9 +848,7 @@ func TestContentFolderReplacedSlowly(t *testing.T) {
 	r := get(t, base+"/a.html")
 	st := listen(t, base, "a.html", version(t, r.body))
 	st.expect(t, "fixed")
-	staged := dir + "-new"
-	write(t, filepath.Join(staged, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
-	write(t, filepath.Join(staged, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
+	staged := stageReplacement(t, dir)
 	if err := os.Rename(dir, dir+"-old"); err != nil {
 		t.Fatal(err)
 	}
@@ -869,17 +857,47 @@ func TestContentFolderReplacedSlowly(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.expect(t, "reload")
-	r = get(t, base+"/a.html")
-	if !strings.Contains(r.body, "In the new folder") {
-		t.Fatalf("the new content folder was not built:\n%s", r.body)
+	editInReplacement(t, base, dir, nil)
+}
+
+// stageReplacement writes the folder that replaces the content folder dir
+// (TestContentFolderReplaced, …Slowly) beside it, whole, for the test to
+// move into place: a home page and a.md, whose figure is titled "In the
+// new folder". It returns the staged folder.
+func stageReplacement(t *testing.T, dir string) string {
+	t.Helper()
+	staged := dir + "-new"
+	write(t, filepath.Join(staged, "index.md"), "---\ntitle: Test guide\n---\n\nHome.\n")
+	write(t, filepath.Join(staged, "a.md"), fencePage("A", "one", "In the new folder", "beats: 4"))
+	return staged
+}
+
+// editInReplacement checks, once the server has reloaded after the
+// content folder dir was replaced by stageReplacement's, that it serves
+// the new folder's a.html, edits that page in the new folder and wants the
+// edit built (the new folder is watched); it returns the edited page.
+// log, when not nil, is shown with a failure.
+func editInReplacement(t *testing.T, base, dir string, log *syncBuffer) response {
+	t.Helper()
+	logged := ""
+	if log != nil {
+		logged = "\nlog:\n" + log.String()
 	}
-	st = listen(t, base, "a.html", version(t, r.body))
+	r := get(t, base+"/a.html")
+	if !strings.Contains(r.body, "In the new folder") {
+		t.Fatalf("the new content folder was not built:\n%s%s", r.body, logged)
+	}
+	st := listen(t, base, "a.html", version(t, r.body))
 	st.expect(t, "fixed")
 	write(t, filepath.Join(dir, "a.md"), fencePage("A", "one", "Edited in the new folder", "beats: 4"))
 	st.expect(t, "reload")
 	if r = get(t, base+"/a.html"); !strings.Contains(r.body, "Edited in the new folder") {
-		t.Fatalf("an edit in the new content folder was not built:\n%s", r.body)
+		if log != nil {
+			logged = "\nlog:\n" + log.String()
+		}
+		t.Fatalf("an edit in the new content folder was not built:\n%s%s", r.body, logged)
 	}
+	return r
 }
 
 // TestOutDirInsideWatchedFolder: an output folder inside the content or
