@@ -28,22 +28,15 @@ var notConcepts = []string{"overview", "reading", "scope", "reference", "trace",
 // claim (an expect entry, in the fence or its compare run), so no page
 // teaches a concept without showing it and checking what it says.
 func TestConceptPagesShowAndPin(t *testing.T) {
-	pages, err := fs.Glob(content.FS, "*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	concepts := 0
-	for _, p := range pages {
+	for _, pg := range guidePages(t) {
+		p := pg.name
 		slug := strings.TrimSuffix(p, ".md")
 		if p == homeSource || hasAnyPrefix(slug, notConcepts) {
 			continue
 		}
 		concepts++
-		src, err := fs.ReadFile(content.FS, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fences := FindFences(src)
+		fences := FindFences(pg.src)
 		if len(fences) == 0 {
 			t.Errorf("%s: a concept page without a figure", p)
 			continue
@@ -103,28 +96,18 @@ func TestFenceKeysOnReference(t *testing.T) {
 		}
 		return false
 	}
-	pages, err := fs.Glob(content.FS, "*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	used := map[string]string{} // key → first page using it
-	for _, p := range pages {
-		src, err := fs.ReadFile(content.FS, p)
-		if err != nil {
-			t.Fatal(err)
+	for _, f := range guideFences(t) {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(f.Body, &doc); err != nil {
+			t.Errorf("%s:%d: %v", f.page, f.Line, err)
+			continue
 		}
-		for _, f := range FindFences(src) {
-			var doc yaml.Node
-			if err := yaml.Unmarshal(f.Body, &doc); err != nil {
-				t.Errorf("%s:%d: %v", p, f.Line, err)
-				continue
+		collectKeys(&doc, func(k string) {
+			if _, ok := used[k]; !ok {
+				used[k] = f.page
 			}
-			collectKeys(&doc, func(k string) {
-				if _, ok := used[k]; !ok {
-					used[k] = p
-				}
-			})
-		}
+		})
 	}
 	if len(used) < 20 {
 		t.Fatalf("found only %d fence keys in the guide; is the walk broken?", len(used))
@@ -189,16 +172,8 @@ func TestDeepLinkExamples(t *testing.T) {
 	}
 	sources := map[string]string{} // name → page output file ("" for the README)
 	texts := map[string][]byte{}
-	pages, err := fs.Glob(content.FS, "*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range pages {
-		src, err := fs.ReadFile(content.FS, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources["content/"+p], texts["content/"+p] = Slug(p)+".html", src
+	for _, p := range guidePages(t) {
+		sources["content/"+p.name], texts["content/"+p.name] = Slug(p.name)+".html", p.src
 	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -270,19 +245,12 @@ var beatWordRE = regexp.MustCompile(`\b[Bb]eats?\s+[0-9]+`)
 // out: its beats are those of YAML examples and of settings in general
 // ("members present at beat 0"), not of a figure beside them.
 func TestBeatMentionsAreLinks(t *testing.T) {
-	pages, err := fs.Glob(content.FS, "*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	md := newMarkdown()
 	links := 0
-	for _, p := range pages {
+	for _, pg := range guidePages(t) {
+		p, src := pg.name, pg.src
 		if p == "reference.md" {
 			continue
-		}
-		src, err := fs.ReadFile(content.FS, p)
-		if err != nil {
-			t.Fatal(err)
 		}
 		doc := md.Parser().Parse(text.NewReader(src))
 		// One string per block of running text (paragraph, list item's
@@ -356,47 +324,38 @@ func TestGuidePostersTellTheStory(t *testing.T) {
 		"below-the-hw":     "the high watermark is frozen at 1",
 		"stall":            "the high watermark still 0: a consumer can read none of them",
 	}
-	pages, err := fs.Glob(content.FS, "*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := map[string]bool{}
-	for _, p := range pages {
-		src, err := fs.ReadFile(content.FS, p)
-		if err != nil {
-			t.Fatal(err)
+	for _, f := range guideFences(t) {
+		p := f.page
+		parsed := fence.Parse(f.Body)
+		sc := parsed.Scenario
+		text, ok := want[sc.ID]
+		if !ok {
+			continue
 		}
-		for _, f := range FindFences(src) {
-			parsed := fence.Parse(f.Body)
-			sc := parsed.Scenario
-			text, ok := want[sc.ID]
-			if !ok {
+		seen[sc.ID] = true
+		if !sc.HasPoster {
+			t.Errorf("%s: %s has no poster:", p, sc.ID)
+			continue
+		}
+		var at []string
+		for _, n := range sc.Notes {
+			if n.At == sc.Poster {
+				at = append(at, n.Text)
+			}
+		}
+		for _, run := range []*sim.Scenario{sc, parsed.Compare} { // a side-by-side figure: either run
+			if run == nil {
 				continue
 			}
-			seen[sc.ID] = true
-			if !sc.HasPoster {
-				t.Errorf("%s: %s has no poster:", p, sc.ID)
-				continue
-			}
-			var at []string
-			for _, n := range sc.Notes {
-				if n.At == sc.Poster {
-					at = append(at, n.Text)
+			if tr := sim.Run(run); sc.Poster < len(tr.Beats) {
+				for _, e := range tr.Beats[sc.Poster].Events {
+					at = append(at, e.String())
 				}
 			}
-			for _, run := range []*sim.Scenario{sc, parsed.Compare} { // a side-by-side figure: either run
-				if run == nil {
-					continue
-				}
-				if tr := sim.Run(run); sc.Poster < len(tr.Beats) {
-					for _, e := range tr.Beats[sc.Poster].Events {
-						at = append(at, e.String())
-					}
-				}
-			}
-			if !strings.Contains(strings.Join(at, "\n"), text) {
-				t.Errorf("%s: %s's poster, beat %d, does not show %q; it holds:\n%s", p, sc.ID, sc.Poster, text, strings.Join(at, "\n"))
-			}
+		}
+		if !strings.Contains(strings.Join(at, "\n"), text) {
+			t.Errorf("%s: %s's poster, beat %d, does not show %q; it holds:\n%s", p, sc.ID, sc.Poster, text, strings.Join(at, "\n"))
 		}
 	}
 	for id := range want {

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	guide "github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/templates"
 	"pgregory.net/rapid"
 )
@@ -386,16 +385,8 @@ func TestLinkChecksFollowTheirTargets(t *testing.T) {
 // copy of the page shows the same figures under other ids.
 func TestDeferredVariantsMatchCold(t *testing.T) {
 	content := fstest.MapFS{}
-	names, err := fs.Glob(guide.FS, "*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range names {
-		b, err := fs.ReadFile(guide.FS, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		content[n] = &fstest.MapFile{Data: b}
+	for _, p := range guidePages(t) {
+		content[p.name] = &fstest.MapFile{Data: p.src}
 	}
 	acks := string(content["acks.md"].Data)
 	// A copy of the page: its figures are the same bodies on another

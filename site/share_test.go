@@ -2,12 +2,10 @@ package site
 
 import (
 	"bytes"
-	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/fence"
 )
 
@@ -20,15 +18,8 @@ import (
 func TestRepeatedFencesDrawnOnce(t *testing.T) {
 	fsys := fstest.MapFS{}
 	srcs := map[string][]byte{} // output page → its Markdown
-	names, err := fs.Glob(content.FS, "*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range names {
-		src, err := fs.ReadFile(content.FS, n)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range guidePages(t) {
+		n, src := p.name, p.src
 		fsys[n] = &fstest.MapFile{Data: src}
 		srcs[strings.TrimSuffix(n, ".md")+".html"] = src
 		if n == homeSource {
