@@ -839,12 +839,28 @@ func TestFrontMatterStrict(t *testing.T) {
 	}
 }
 
+// frontMatterCase is a page's front matter (the text between its ---
+// lines) and the one error a build of it gives, after "content/a.md:".
+type frontMatterCase struct{ fm, want string }
+
+// checkFrontMatter builds, for each case, a site of one page with that
+// front matter and some text, and wants exactly its error.
+func checkFrontMatter(t *testing.T, cases []frontMatterCase) {
+	t.Helper()
+	for _, c := range cases {
+		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\n" + c.fm + "\n---\n\nText.\n")}}, ContentName: "content"})
+		if want := "content/a.md:" + c.want; err == nil || err.Error() != want {
+			t.Errorf("%q:\ngot  %v\nwant %s", c.fm, err, want)
+		}
+	}
+}
+
 // TestFrontMatterSyntaxColumns: a YAML syntax error in front matter names
 // the line and column at fault in the file (the YAML starts on line 2),
 // as a fence's does: the character or token the parser stopped at, or where
 // the quote or bracket left open began.
 func TestFrontMatterSyntaxColumns(t *testing.T) {
-	for _, c := range []struct{ fm, want string }{
+	checkFrontMatter(t, []frontMatterCase{
 		{"title: A\n\tweight: 2", "3:1: front matter: tab character: YAML indents with spaces only"},
 		{"title: A\nsummary: \"open\nweight: 2", "3:10: front matter: invalid YAML: the quoted value opened here is never closed: add its closing quote"},
 		{"title: A\nsummary: [one, two\nweight: 2", "3:10: front matter: invalid YAML: did not find expected ',' or ']' (the […] list opened here is not closed)"},
@@ -855,12 +871,7 @@ func TestFrontMatterSyntaxColumns(t *testing.T) {
 		{"title: Acks: all", "2:12: front matter: invalid YAML: mapping values are not allowed in this context (a value holding \": \" must be in quotes)"},
 		{"title: `acks`", "2:8: front matter: invalid YAML: '`' cannot start a key or a plain value (YAML reserves it): put the text in quotes"},
 		{"title: A\ntitle: B", `3:1: duplicate front matter field "title"`},
-	} {
-		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\n" + c.fm + "\n---\n\nText.\n")}}, ContentName: "content"})
-		if want := "content/a.md:" + c.want; err == nil || err.Error() != want {
-			t.Errorf("%q:\ngot  %v\nwant %s", c.fm, err, want)
-		}
-	}
+	})
 }
 
 // TestFrontMatterAliases: YAML's aliases and merge keys in front matter
@@ -870,18 +881,13 @@ func TestFrontMatterSyntaxColumns(t *testing.T) {
 // unknown field "<<", and one to an undefined anchor said "front matter:"
 // twice without naming the field. An anchor alone changes no value.
 func TestFrontMatterAliases(t *testing.T) {
-	for _, c := range []struct{ fm, want string }{
+	checkFrontMatter(t, []frontMatterCase{
 		{"title: &t Acks\nsummary: *t", "3:10: summary: aliases (*t) are not supported in front matter: write the value out, a line of text"},
 		{"title: &t Acks\nweight: *t", "3:9: weight: aliases (*t) are not supported in front matter: write the value out, a whole number such as weight: 10"},
 		{"title: *nowhere", "2:8: title: aliases (*nowhere) are not supported in front matter: write the value out, a line of text such as title: Acks"},
 		{"title: A\n<<: {weight: 2}", "3:1: merge keys (<<) are not supported in front matter: write each field out (summary, title, weight)"},
 		{"title: &k A\n*k : 2", "3:1: aliases (*k) are not supported in front matter: write the field's name out (summary, title, weight)"},
-	} {
-		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\n" + c.fm + "\n---\n\nText.\n")}}, ContentName: "content"})
-		if want := "content/a.md:" + c.want; err == nil || err.Error() != want {
-			t.Errorf("%q:\ngot  %v\nwant %s", c.fm, err, want)
-		}
-	}
+	})
 	s, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\ntitle: &t Acks\n---\n\nText.\n")}}, ContentName: "content"})
 	if err != nil || s == nil {
 		t.Errorf("an anchor alone: %v", err)
@@ -1015,7 +1021,7 @@ func TestContentsText(t *testing.T) {
 // summary has a length limit, and a weight with a leading zero, a plus sign
 // or no value is refused as a fence refuses brokers: 010.
 func TestFrontMatterLikeFences(t *testing.T) {
-	for _, c := range []struct{ fm, want string }{
+	checkFrontMatter(t, []frontMatterCase{
 		{"title: ~", "2:8: title has no value: write a line of text (a bare ~ or null is YAML's nothing)"},
 		{"title: A\nsummary: null", "3:10: summary has no value: write a line of text (a bare ~ or null is YAML's nothing)"},
 		{"title: \"tab\\there\"", "2:8: title must be a non-empty line of text (one line, no control characters)"},
@@ -1028,12 +1034,7 @@ func TestFrontMatterLikeFences(t *testing.T) {
 		{"title: A\nweight: -07", `3:9: weight: "-07" has a leading zero: write it without (some YAML readers take 010 for octal 8)`},
 		{"title: A\nweight: +5", `3:9: weight: "+5" has a plus sign: write the number without it`},
 		{"title: A\nweight: ~", "3:9: weight has no value: write a whole number, such as 10"},
-	} {
-		_, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte("---\n" + c.fm + "\n---\n\nText.\n")}}, ContentName: "content"})
-		if want := "content/a.md:" + c.want; err == nil || err.Error() != want {
-			t.Errorf("%q:\ngot  %v\nwant %s", c.fm, err, want)
-		}
-	}
+	})
 	// What stays allowed: a summary at the limit, a weight of 0 or -5, a
 	// title "~" in quotes.
 	s, err := Generate(Options{Content: fstest.MapFS{
