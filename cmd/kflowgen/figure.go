@@ -122,6 +122,15 @@ func writeWhole(path string, data []byte) error {
 	} else if !fi.IsDir() {
 		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
 	}
+	// A folder (or anything but a file) at path would only fail the
+	// rename below, with the temporary file's name.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		what := "a folder"
+		if !fi.IsDir() {
+			what = "not a regular file"
+		}
+		return fmt.Errorf("cannot write %s: it is %s (-o names the file to write, such as %s)", path, what, filepath.Join(path, "figure.html"))
+	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
@@ -135,7 +144,7 @@ func writeWhole(path string, data []byte) error {
 	}
 	if err := os.Rename(f.Name(), path); err != nil {
 		os.Remove(f.Name())
-		return err
+		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
 	}
 	return nil
 }

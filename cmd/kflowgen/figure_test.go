@@ -155,3 +155,24 @@ func TestFigureOutFolderMissing(t *testing.T) {
 		t.Errorf("the failed export made %s (%v)", missing, err)
 	}
 }
+
+// TestFigureOutIsFolder: -o naming a folder says so, and what -o wants,
+// instead of the rename's "file exists" with the temporary file's name;
+// nothing is left behind.
+func TestFigureOutIsFolder(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "export.md")
+	write(t, page, exportPage)
+	folder := filepath.Join(dir, "isdir")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := kflowgen(t, "figure", page, "--scenario", "first", "-o", folder)
+	want := "kflowgen: cannot write " + folder + ": it is a folder (-o names the file to write, such as " + filepath.Join(folder, "figure.html") + ")\n"
+	if code != 1 || stderr != want {
+		t.Errorf("exit %d, stderr %q; want %q", code, stderr, want)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

@@ -84,7 +84,13 @@ func runServe(cmd *cobra.Command, o *serveOptions, stdout, stderr io.Writer) err
 		if errors.Is(err, syscall.EADDRINUSE) {
 			return fmt.Errorf("cannot listen on %s: the port is in use (is another kflowgen serve running? --port 0 picks a free port)", net.JoinHostPort(o.bind, strconv.Itoa(o.port)))
 		}
-		return fmt.Errorf("cannot listen: %w", err)
+		if errors.Is(err, syscall.EADDRNOTAVAIL) {
+			return fmt.Errorf("cannot listen on %s: %s is not an address of this machine (--bind takes one of its own addresses, such as 127.0.0.1, or 0.0.0.0 for all of them)", net.JoinHostPort(o.bind, strconv.Itoa(o.port)), o.bind)
+		}
+		if errors.Is(err, syscall.EACCES) {
+			return fmt.Errorf("cannot listen on %s: permission denied (ports below 1024 need privileges; use --port 1313, or --port 0 for a free one)", net.JoinHostPort(o.bind, strconv.Itoa(o.port)))
+		}
+		return fmt.Errorf("cannot listen on %s: %w", net.JoinHostPort(o.bind, strconv.Itoa(o.port)), err)
 	}
 	s, err := serve.New(serve.Options{ContentDir: dir, Content: src, ContentName: contentName(o.contentDir),
 		TemplatesDir: tdir, OutDir: o.outDir, LocalOnly: loopback, Log: stdout, Errors: stderr})

@@ -170,7 +170,7 @@ func TestServeEmbeddedGuideWithTemplates(t *testing.T) {
 }
 
 // TestServeBadFlags checks the errors for a bad address, port or folder,
-// and for a port already in use.
+// for a port already in use and for an address of another machine.
 func TestServeBadFlags(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -188,6 +188,9 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"serve", "--content", missing}, "kflowgen: content folder: "},
 		{[]string{"serve", "--templates", missing}, "kflowgen: templates folder: "},
 		{[]string{"serve", "--port", busy}, "kflowgen: cannot listen on 127.0.0.1:" + busy + ": the port is in use"},
+		// An address of no interface of this machine (TEST-NET-1,
+		// RFC 5737, is never assigned).
+		{[]string{"serve", "--bind", "192.0.2.1", "--port", "0"}, "kflowgen: cannot listen on 192.0.2.1:0: 192.0.2.1 is not an address of this machine (--bind takes one of its own addresses"},
 	} {
 		code, stdout, stderr := kflowgen(t, c.args...)
 		if code != 1 || stdout != "" || !strings.HasPrefix(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
