@@ -66,12 +66,22 @@ func (s *Server) problems(err error) []problem {
 	return out
 }
 
-// sourceLines reads the content file an error names (its path as errors
-// print it: ContentName, "/", the page's path), split into lines; nil when
+// sourceLines reads the content or templates file an error names (its
+// path as errors print it: ContentName, "/", the page's path, or the
+// templates folder's name, "/", the layout), split into lines; nil when
 // it cannot be read.
 func (s *Server) sourceLines(file string) []string {
-	p := file
-	if s.o.ContentName != "" {
+	p, fsys := file, s.contentFS()
+	rest, inTemplates := "", false
+	if s.templates != nil {
+		// An error in a layout names the templates folder (site's
+		// Options.TemplatesName, as rebuild sets it).
+		rest, inTemplates = strings.CutPrefix(file, s.templatesName()+"/")
+	}
+	switch {
+	case inTemplates:
+		p, fsys = rest, s.templates
+	case s.o.ContentName != "":
 		var ok bool
 		if p, ok = strings.CutPrefix(file, s.o.ContentName+"/"); !ok {
 			return nil
@@ -80,7 +90,7 @@ func (s *Server) sourceLines(file string) []string {
 	if !fs.ValidPath(p) {
 		return nil
 	}
-	b, err := fs.ReadFile(s.contentFS(), p)
+	b, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil
 	}
@@ -124,6 +134,9 @@ func excerpt(src []string, line, col int) []sourceLine {
 type overlayData struct {
 	Problems []problem
 	More     int
+	// Built says a build has succeeded, whose pages are shown under the
+	// overlay; before one has, the pages are error pages.
+	Built bool
 }
 
 var overlayTmpl = template.Must(template.New("overlay").Parse(`<div id="kflow-error" role="alert" aria-live="assertive">
@@ -144,8 +157,13 @@ font:15px/1.45 system-ui,sans-serif}
 #kflow-error pre{background:#1b1b1b;border-color:#6b3034}#kflow-error .kfe-hit{background:#4a1d21}#kflow-error .kfe-n{color:#999}}
 </style>
 <button type="button" data-kflow-hide>hide</button>
+{{- if .Built}}
 <h2>The last change does not build</h2>
 <p class="kfe-note">This page shows the last good build. Fix the problem and save: the page recovers by itself.</p>
+{{- else}}
+<h2>The site does not build</h2>
+<p class="kfe-note">No build has succeeded yet, so there is no page to show. Fix the problem and save: the page loads by itself.</p>
+{{- end}}
 {{- range .Problems}}
 <p class="kfe-msg">{{with .Pos}}<span class="kfe-pos">{{.}}</span>: {{end}}{{.Msg}}</p>
 {{- with .Lines}}
@@ -161,9 +179,11 @@ font:15px/1.45 system-ui,sans-serif}
 </div>`))
 
 // overlayHTML renders the error overlay fragment that pages show while the
-// build is broken. Every piece of user text goes through html/template.
-func overlayHTML(items []problem) string {
-	d := overlayData{Problems: items}
+// build is broken; built says whether an earlier build succeeded (the
+// pages under it are that build's). Every piece of user text goes through
+// html/template.
+func overlayHTML(items []problem, built bool) string {
+	d := overlayData{Problems: items, Built: built}
 	if len(items) > maxShown {
 		d.Problems, d.More = items[:maxShown], len(items)-maxShown
 	}

@@ -399,6 +399,10 @@ func TestFirstBuildBroken(t *testing.T) {
 	if r.status != 503 || !strings.Contains(r.body, "content/a.md:9:") || version(t, r.body) != "" {
 		t.Fatalf("GET before any good build: %d\n%s", r.status, r.body)
 	}
+	// There is no last good build to speak of (try8 finding 10).
+	if strings.Contains(r.body, "last good build") || !strings.Contains(r.body, "No build has succeeded yet") {
+		t.Errorf("the overlay before any good build claims one:\n%s", r.body)
+	}
 	st := listen(t, base, "a.html", "")
 	if ev := st.expect(t, "broken"); !strings.Contains(ev.data, "content/a.md:9:") {
 		t.Errorf("broken event: %s", ev.data)
@@ -407,6 +411,28 @@ func TestFirstBuildBroken(t *testing.T) {
 	st.expect(t, "reload")
 	if r := get(t, base+"/a.html"); r.status != 200 || strings.Contains(r.body, "kflow-error") {
 		t.Fatalf("after the fix: %d\n%s", r.status, r.body)
+	}
+}
+
+// TestContentFolderRemoved: a content folder removed while serve runs is
+// named in the error, not called "." ("stat .: no such file or
+// directory"), and the pages keep the last good build under it.
+func TestContentFolderRemoved(t *testing.T) {
+	dir := smallSite(t)
+	var errs syncBuffer
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content", Errors: &errs})
+	st := listen(t, base, "a.html", version(t, get(t, base+"/a.html").body))
+	st.expect(t, "fixed")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	ev := st.expect(t, "broken")
+	const want = "cannot read the content folder content: no such file or directory"
+	if !strings.Contains(ev.data, want) || !strings.Contains(ev.data, "last good build") {
+		t.Errorf("broken event: %s", ev.data)
+	}
+	if !strings.Contains(errs.String(), "kflowgen: "+want+"\n") {
+		t.Errorf("the terminal got %q", errs.String())
 	}
 }
 
@@ -531,8 +557,8 @@ func TestTemplatesWatched(t *testing.T) {
 		t.Error("the served stylesheet is the old one")
 	}
 
-	// A broken layout is an error without a position in the content: the
-	// overlay shows the message alone, and the fix clears it.
+	// A broken layout is an error at its line in the templates folder:
+	// the overlay shows it with the layout's lines, and the fix clears it.
 	st := listen(t, base, "a.html", version(t, get(t, base+"/a.html").body))
 	st.expect(t, "fixed")
 	layout, err := os.ReadFile(filepath.Join(tdir, "layout.html"))
@@ -540,7 +566,9 @@ func TestTemplatesWatched(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(tdir, "layout.html"), string(layout)+"{{.Title")
-	if ev := st.expect(t, "broken"); !strings.Contains(ev.data, "templates: ") || !strings.Contains(ev.data, "layout.html") {
+	lines := strings.Count(string(layout), "\n") + 1
+	if ev := st.expect(t, "broken"); !strings.Contains(ev.data, filepath.ToSlash(tdir)+"/layout.html:"+strconv.Itoa(lines)+":1") ||
+		!strings.Contains(ev.data, "unclosed action") || !strings.Contains(ev.data, "kfe-hit") {
 		t.Errorf("broken layout: %s", ev.data)
 	}
 	write(t, filepath.Join(tdir, "layout.html"), string(layout))

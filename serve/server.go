@@ -341,6 +341,9 @@ func (s *Server) Built() bool {
 // when it serves an embedded guide).
 func (s *Server) Watching() bool { return s.watcher != nil }
 
+// templatesName is how errors name the templates folder.
+func (s *Server) templatesName() string { return filepath.ToSlash(filepath.Clean(s.o.TemplatesDir)) }
+
 // contentFS returns the content as a file system.
 func (s *Server) contentFS() fs.FS {
 	if s.content != nil {
@@ -399,7 +402,7 @@ func (s *Server) rebuild() BuildResult {
 	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, Pages: &s.pages, EngineVersion: EngineVersion,
 		DeferVariants: s.gen != nil}
 	if s.templates != nil {
-		opts.Templates = s.templates
+		opts.Templates, opts.TemplatesName = s.templates, s.templatesName()
 	}
 	h0, m0 := s.cache.begin()
 	var built *site.Site
@@ -646,7 +649,10 @@ func (s *Server) publish(g *generation) []string {
 // event stream so that open pages show them.
 func (s *Server) publishFailure(n int, err error) {
 	items := s.problems(err)
-	f := &failure{n: n, items: items, html: overlayHTML(items)}
+	s.mu.Lock()
+	built := s.gen != nil // written by this goroutine alone (buildMu)
+	s.mu.Unlock()
+	f := &failure{n: n, items: items, html: overlayHTML(items, built)}
 	for _, it := range items {
 		if it.Positioned {
 			fmt.Fprintln(s.o.Errors, it.Text)

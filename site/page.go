@@ -591,8 +591,8 @@ func (headingRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // _index.md, a folder's index page (Section). A *.md that is not a
 // regular file, nor a symbolic link to one, is an error positioned at it
 // (file names prefixed with contentName), and the walk goes on, so every
-// such file is reported at once; an error of the walk itself (a folder
-// that cannot be read) ends it.
+// such file is reported at once; so is a folder that cannot be read. Only
+// a content folder that cannot be read at all ends it, with that error.
 //
 // A symbolic link to a folder is followed, as Hugo follows one: its pages
 // are pages of the folder the link stands in, under the link's name. A link
@@ -624,7 +624,18 @@ func readPages(fsys fs.FS, contentName string) (paths, files []string, err error
 	var visit fs.WalkDirFunc
 	visit = func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			if p == "." {
+				return err // the content folder itself
+			}
+			// A folder that cannot be listed (or an entry gone since
+			// it was): reported at it, and the walk goes on, so that
+			// every such folder is reported at once.
+			errs = append(errs, sim.Error{File: path.Join(contentName, p), Pos: sim.Pos{Line: 1, Col: 1},
+				Msg: "cannot read this folder: " + sim.EscapeName(readReason(err))})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		name := d.Name()
 		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) && (d.IsDir() || name != "_index.md") {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"hash"
 	"html/template"
 	"io"
@@ -244,7 +243,7 @@ func renderWhole(c *PageCache, tmplDigest []byte, t *template.Template, name str
 	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, name, d); err != nil {
-		return nil, fmt.Errorf("templates: %s: %w", name, err)
+		return nil, &templateError{err}
 	}
 	if key != "" {
 		c.put(key, buf.Bytes())

@@ -33,6 +33,10 @@ type Options struct {
 	// Templates holds layout.html, index.html and the assets (*.css,
 	// *.js). Nil means the embedded templates.FS.
 	Templates fs.FS
+	// TemplatesName names the templates folder in error messages, as
+	// ContentName does the content folder: "templates" gives
+	// "templates/layout.html:3:1: …" ("templates" when empty).
+	TemplatesName string
 	// Cache, when set, keeps scenario results between builds.
 	Cache Cache
 	// Pages, when set, keeps the rendered pages between builds, so that
@@ -141,6 +145,11 @@ const homeSource = "index.md"
 // back as a sim.ErrorList (every one found, sorted by file, line, column);
 // other failures (unreadable files, broken templates) as plain errors.
 func Generate(o Options) (*Site, error) {
+	s, err := generate(o)
+	return s, positionTemplate(err, o.TemplatesName)
+}
+
+func generate(o Options) (*Site, error) {
 	if o.Content == nil {
 		return nil, errors.New("no content to build")
 	}
@@ -150,13 +159,19 @@ func Generate(o Options) (*Site, error) {
 	}
 	tmpl, err := template.ParseFS(tfs, "layout.html", "index.html")
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, &templateError{err}
 	}
 	paths, staticPaths, err := readPages(o.Content, o.ContentName)
 	if _, positioned := err.(sim.ErrorList); positioned {
 		return nil, err
 	} else if err != nil {
-		return nil, fmt.Errorf("reading content: %w", err)
+		// The walk stops only when the content folder itself cannot
+		// be read (removed while serve runs, say): name it.
+		name := o.ContentName
+		if name == "" {
+			name = "."
+		}
+		return nil, fmt.Errorf("cannot read the content folder %s: %s", sim.EscapeName(name), readReason(err))
 	}
 	if len(paths) == 0 {
 		name := o.ContentName
@@ -184,7 +199,6 @@ func Generate(o Options) (*Site, error) {
 	type parsedPage struct {
 		pg   *Page
 		errs sim.ErrorList
-		err  error
 	}
 	read := make([]parsedPage, len(paths))
 	parallel(len(paths), func(i int) {
@@ -201,7 +215,10 @@ func Generate(o Options) (*Site, error) {
 			read[i].errs = sim.ErrorList{{File: file, Msg: big.msg}}
 			read[i].pg = &Page{Path: p, File: file, Slug: Slug(p), doc: ast.NewDocument()}
 		case err != nil:
-			read[i].err = fmt.Errorf("reading content: %w", err)
+			// Reported at the page, with every other one that cannot be
+			// read; it stays a page, so links to it do not fail too.
+			read[i].errs = sim.ErrorList{{File: file, Pos: sim.Pos{Line: 1, Col: 1}, Msg: "cannot read this page: " + sim.EscapeName(readReason(err))}}
+			read[i].pg = &Page{Path: p, File: file, Slug: Slug(p), doc: ast.NewDocument()}
 		default:
 			if o.Pages != nil {
 				if pg, errs, ok := o.Pages.getParsed(p, file, src); ok {
@@ -218,9 +235,6 @@ func Generate(o Options) (*Site, error) {
 	var errs sim.ErrorList
 	parsed := make([]*Page, len(paths))
 	for i := range paths {
-		if read[i].err != nil {
-			return nil, read[i].err
-		}
 		parsed[i] = read[i].pg
 		parsed[i].Out = "" // placePages sets it again; a page kept from the last build had one
 		errs = append(errs, read[i].errs...)
@@ -421,7 +435,7 @@ func Generate(o Options) (*Site, error) {
 		var buf bytes.Buffer
 		buf.Grow(len(j.data.Content) + len(j.data.Nav)*navItemBytes + 16<<10)
 		if err := tmpl.ExecuteTemplate(&buf, "layout.html", j.data); err != nil {
-			rerrs[i] = fmt.Errorf("templates: layout.html: %w", err)
+			rerrs[i] = &templateError{err}
 			return
 		}
 		// Kept at its length: a grown buffer's spare capacity was a third
@@ -770,7 +784,7 @@ func renderNav(t *template.Template, items []NavItem) (*navHTML, error) {
 			it.Current = cur
 			buf.Reset()
 			if err := t.Execute(&buf, it); err != nil {
-				return nil, fmt.Errorf("templates: layout.html: %w", err)
+				return nil, &templateError{err}
 			}
 			if cur {
 				n.current[i] = bytes.Clone(buf.Bytes())
@@ -803,7 +817,7 @@ func navItems(t *template.Template, items []NavItem) (template.HTML, error) {
 	var buf bytes.Buffer
 	for _, it := range items {
 		if err := t.Execute(&buf, it); err != nil {
-			return "", fmt.Errorf("templates: layout.html: %w", err)
+			return "", &templateError{err}
 		}
 	}
 	return template.HTML(buf.String()), nil

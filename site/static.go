@@ -72,6 +72,9 @@ func staticFiles(fsys fs.FS, contentName string, ps []string, taken map[string]b
 			continue
 		}
 		byOut[out] = p
+		// Known to the link check even when it fails below, so that links
+		// to it do not fail too.
+		static[p], staticOuts[out] = out, true
 		data, err := readStatic(fsys, p)
 		var big *staticSizeError
 		switch {
@@ -88,7 +91,6 @@ func staticFiles(fsys fs.FS, contentName string, ps []string, taken map[string]b
 			break
 		}
 		files = append(files, File{Path: out, Data: data})
-		static[p], staticOuts[out] = out, true
 	}
 	return files, static, staticOuts, errs
 }

@@ -106,3 +106,60 @@ func TestStaticFileErrors(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// deniedFS is a content folder some of whose files and folders cannot be
+// read (the tests run as root, for whom a mode does not deny a read).
+type deniedFS struct {
+	fstest.MapFS
+	denied map[string]bool
+}
+
+func (d deniedFS) Open(name string) (fs.File, error) {
+	if d.denied[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.MapFS.Open(name)
+}
+
+func (d deniedFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if d.denied[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.MapFS.ReadDir(name)
+}
+
+// TestUnreadableFilesNamed: a page, a file or a folder that cannot be read
+// is reported at its path under the content folder (not the bare name
+// the system gave, "open b.md: permission denied"), every one of them;
+// a content folder that cannot be read at all (removed while serve runs)
+// is named, not called ".".
+func TestUnreadableFilesNamed(t *testing.T) {
+	content := deniedFS{fstest.MapFS{
+		"a.md":     page("title: A", "[b](c/b.md) ![i](img.png)"),
+		"c/b.md":   page("title: B"),
+		"c/d.md":   page("title: D"),
+		"img.png":  {Data: []byte("png")},
+		"sec/x.md": page("title: X"),
+		"tec/y.md": page("title: Y"),
+	}, map[string]bool{"c/b.md": true, "c/d.md": true, "img.png": true, "sec": true, "tec": true}}
+	_, err := Generate(Options{Content: content, ContentName: "content"})
+	want := "content/sec:1:1: cannot read this folder: permission denied\ncontent/tec:1:1: cannot read this folder: permission denied"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+	delete(content.denied, "sec")
+	delete(content.denied, "tec")
+	_, err = Generate(Options{Content: content, ContentName: "content"})
+	want = "content/c/b.md:1:1: cannot read this page: permission denied\n" +
+		"content/c/d.md:1:1: cannot read this page: permission denied\n" +
+		"content/img.png:1:1: cannot read this file: permission denied"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+
+	content.denied["."] = true
+	_, err = Generate(Options{Content: content, ContentName: "content"})
+	if want := "cannot read the content folder content: permission denied"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

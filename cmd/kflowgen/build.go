@@ -73,7 +73,7 @@ func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
 	}
 	opts := site.Options{Content: src, ContentName: contentName(o.contentDir)}
 	if tdir != "" {
-		opts.Templates = os.DirFS(tdir)
+		opts.Templates, opts.TemplatesName = os.DirFS(tdir), filepath.ToSlash(filepath.Clean(tdir))
 	}
 	if dir == "" {
 		// Said before the build, so that a reader who expected their own
@@ -130,7 +130,7 @@ func contentSource(flag string) (fsys fs.FS, dir string, err error) {
 	}
 	st, err := os.Stat(dir)
 	if err != nil {
-		return nil, "", fmt.Errorf("content folder: %w", err)
+		return nil, "", fmt.Errorf("content folder %s: %w", slashDir(dir), errors.Unwrap(err))
 	}
 	if !st.IsDir() {
 		return nil, "", fmt.Errorf("content folder %s is not a folder", dir)

@@ -154,7 +154,7 @@ func templatesSource(flag string) (string, error) {
 	}
 	st, err := os.Stat(flag)
 	if err != nil {
-		return "", fmt.Errorf("templates folder: %w", err)
+		return "", fmt.Errorf("templates folder %s: %w", slashDir(flag), errors.Unwrap(err))
 	}
 	if !st.IsDir() {
 		return "", fmt.Errorf("templates folder %s is not a folder", flag)

@@ -185,8 +185,8 @@ func TestServeBadFlags(t *testing.T) {
 	}{
 		{[]string{"serve", "--bind", "my laptop"}, `kflowgen: --bind "my laptop" is not an IP address`},
 		{[]string{"serve", "--port", "70000"}, "kflowgen: --port 70000 is not a port"},
-		{[]string{"serve", "--content", missing}, "kflowgen: content folder: "},
-		{[]string{"serve", "--templates", missing}, "kflowgen: templates folder: "},
+		{[]string{"serve", "--content", missing}, "kflowgen: content folder " + filepath.ToSlash(missing) + "/: no such file or directory"},
+		{[]string{"serve", "--templates", missing}, "kflowgen: templates folder " + filepath.ToSlash(missing) + "/: no such file or directory"},
 		{[]string{"serve", "--port", busy}, "kflowgen: cannot listen on 127.0.0.1:" + busy + ": the port is in use"},
 		// An address of no interface of this machine (TEST-NET-1,
 		// RFC 5737, is never assigned).
