@@ -395,3 +395,27 @@ func brokerList(bs []int) string {
 	}
 	return out
 }
+
+// DescribeBrokers is the wording of several events of kind k at one beat,
+// one for each broker of brokers (at least two, in the order they
+// happened), as one sentence: "brokers 2 and 3 crashed", "brokers 1, 2
+// and 3 restarted". ok is false for a kind without such a sentence (only
+// crash, restart and add.broker have one: the others' sentences say more
+// than the broker, or their verb would not agree).
+func DescribeBrokers(k Kind, brokers []int) (s string, ok bool) {
+	switch k {
+	case KindCrash, KindRestart, KindAddBroker:
+	default:
+		return "", false
+	}
+	if len(brokers) < 2 {
+		return "", false
+	}
+	ids := make([]string, len(brokers))
+	for i, b := range brokers {
+		ids[i] = strconv.Itoa(b)
+	}
+	one := describe(Event{Kind: k, Broker: brokers[0], Partition: -1})
+	verb := strings.TrimPrefix(one, "broker "+ids[0])
+	return "brokers " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1] + verb, true
+}

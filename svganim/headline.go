@@ -1,6 +1,7 @@
 package svganim
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -13,8 +14,11 @@ import (
 // under an "n more" disclosure (a <details>, which opens without
 // JavaScript). Which event is the most important is decided by the kind
 // of event alone, by the tiers below, and among events of one tier by the
-// order they happened in. content/reading-figures.md describes the order
-// to readers; TestHeadlineTiersCoverEveryKind keeps every sim.Kind in it.
+// order they happened in. Events of the headline's kind about other
+// brokers at that beat join it in one sentence ("brokers 2 and 3
+// crashed"), so that a headline does not tell one of two crashes.
+// content/reading-figures.md describes the order to readers;
+// TestHeadlineTiersCoverEveryKind keeps every sim.Kind in it.
 
 // tier is an event kind's place in the headline order: the lower, the
 // more a reader needs to hear of it first.
@@ -216,8 +220,12 @@ func beatCaption(b *sim.Beat, note, prefix string) captionParts {
 	var c captionParts
 	h := headlineEvent(b)
 	engine := "no events"
+	var joined []int // the other events the headline's sentence tells
 	if h >= 0 {
 		engine = b.Events[h].String()
+		if s, others, ok := brokersHeadline(b, h); ok {
+			engine, joined = s, others
+		}
 	}
 	head, rest, cut := split(engine)
 	switch {
@@ -232,11 +240,38 @@ func beatCaption(b *sim.Beat, note, prefix string) captionParts {
 		c.Head = prefix + head
 	}
 	for i := range b.Events {
-		if i != h {
+		if i != h && !slices.Contains(joined, i) {
 			c.More = append(c.More, prefix+b.Events[i].String())
 		}
 	}
 	return c
+}
+
+// brokersHeadline is the headline of beat b when its headline event h has
+// others of its kind about other brokers at that beat (brokers 2 and 3
+// crash together in the min.insync.replicas figure): one sentence for all
+// of them (sim.DescribeBrokers), so that the headline does not name one
+// crash of two, with the indexes of the others, which then leave "n more".
+// ok is false when h is alone of its kind, or its kind has no such
+// sentence.
+func brokersHeadline(b *sim.Beat, h int) (s string, others []int, ok bool) {
+	k := b.Events[h].Kind
+	var brokers []int
+	for i := range b.Events {
+		if e := &b.Events[i]; e.Kind == k {
+			brokers = append(brokers, e.Broker)
+			if i != h {
+				others = append(others, i)
+			}
+		}
+	}
+	if len(others) == 0 {
+		return "", nil, false
+	}
+	if s, ok = sim.DescribeBrokers(k, brokers); !ok {
+		return "", nil, false
+	}
+	return s, others, true
 }
 
 // notesByBeat indexes the author's notes by beat.
