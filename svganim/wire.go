@@ -72,7 +72,11 @@ func wireText(m *sim.Message) (text string, refused bool) {
 	case sim.MsgFetch:
 		text = "b" + itoa(m.Follower) + " fetch " + itoa64(m.FetchOffset)
 	case sim.MsgConsumerFetch:
-		text = "fetch " + itoa64(m.FetchOffset)
+		// The member, and the offset it fetches from after "at" as a
+		// produce response's offset is: a bare "fetch 0" beside a broker's
+		// lane read as that broker's. No longer, so as not to widen the
+		// wire column (the member rows' chips share the width).
+		text = m.Member + " at " + itoa64(m.FetchOffset)
 	case sim.MsgFetchResponse, sim.MsgConsumerFetchResponse:
 		if m.Diverging {
 			text = "diverged e" + itoa(m.DivergingEpoch)

@@ -124,3 +124,27 @@ func TestMessagesDrawn(t *testing.T) {
 		t.Errorf("the traces draw %d refusals and %d dropped messages; want some of each", refusals, drops)
 	}
 }
+
+// A consumer's fetch token says whose fetch it is and the offset it asks
+// for ("readers-1 at 3", an offset after "at" as in "✓ r3 at 5"): a bare
+// "fetch 3" on the wire beside broker 3's lane read as that broker's.
+func TestConsumerFetchNamesItsMember(t *testing.T) {
+	n := 0
+	for _, nt := range allTraces(t) {
+		for bi := range nt.t.Beats {
+			for i := range nt.t.Beats[bi].Messages {
+				m := &nt.t.Beats[bi].Messages[i]
+				if m.Kind != sim.MsgConsumerFetch || m.ErrorCode != "" {
+					continue
+				}
+				n++
+				if txt, _ := wireText(m); !strings.HasPrefix(txt, m.Member+" at "+itoa64(m.FetchOffset)) {
+					t.Errorf("%s beat %d: %s's fetch from offset %d says %q", nt.name, bi, m.Member, m.FetchOffset, txt)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no trace draws a consumer's fetch")
+	}
+}
