@@ -448,7 +448,7 @@ func (r *Result) figureID(o Options) string {
 func (r *Result) svgKnobs() []svganim.Knob {
 	knobs := make([]svganim.Knob, len(r.Knobs))
 	for i, k := range r.Knobs {
-		knobs[i] = svganim.Knob{Name: k.Name, Path: k.Path, Group: k.Group, Values: k.Values}
+		knobs[i] = svganim.Knob{Name: k.Name, Path: k.Path, Group: k.Group, Values: k.Values, LeftOnly: k.LeftOnly}
 	}
 	return knobs
 }

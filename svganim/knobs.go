@@ -18,6 +18,10 @@ type Knob struct {
 	Name, Path, Group string
 	// Values are the values to pick from, as the fence writes them.
 	Values []string
+	// LeftOnly says the knob changes a side-by-side figure's first run
+	// only: the second run's compare gives the setting its own value.
+	// The control says so, beside the values.
+	LeftOnly bool
 }
 
 // Variant is one combination of knob values, drawn.
@@ -95,6 +99,11 @@ func KnobPage(id string, knobs []Knob, variants []Variant, def int) ([]byte, err
 		for vi, v := range k.Values {
 			fmt.Fprintf(&b, `<button type="button" data-kb="%d" data-kval="%d" aria-pressed="%t">%s</button>`, ki, vi, vi == d[ki], escapeCaption(v))
 		}
+		if k.LeftOnly {
+			// The reference's rule ("knobs apply to both runs, except a
+			// setting compare gives"), said where the reader picks.
+			b.WriteString(`<span class="kf-kscope">` + leftOnlyWords + `</span>`)
+		}
 		b.WriteString(`</div>`)
 	}
 	b.WriteString("</div>\n")
@@ -108,6 +117,11 @@ func KnobPage(id string, knobs []Knob, variants []Variant, def int) ([]byte, err
 	b.WriteString("</figure>\n")
 	return b.Bytes(), nil
 }
+
+// leftOnlyWords follows the values of a knob that changes a side-by-side
+// figure's first run only (Knob.LeftOnly). "First", not "left": on a
+// phone the runs are stacked.
+const leftOnlyWords = "changes the first run; the second keeps its own"
 
 // KnobAsset is the script that defines variant i of knob figure id,
 // html being that variant's figure (Variant.HTML): it sets

@@ -48,6 +48,10 @@ type Knob struct {
 	Default int
 	// Pos is where the path is written, relative to the fence body.
 	Pos sim.Pos
+	// LeftOnly says the fence's compare gives this setting a value of
+	// its own: the knob changes the first run only, and the compare run
+	// keeps compare's value in every combination.
+	LeftOnly bool
 
 	target target
 	key    *yaml.Node
@@ -202,6 +206,7 @@ func ParseFence(src []byte) (*Fence, sim.ErrorList) {
 	for i := range knobs {
 		k := &knobs[i]
 		k.Default = -1
+		k.LeftOnly = setsTarget(pre.compare, k.target)
 		var runsOf []*sim.Scenario
 		for j, v := range k.vals {
 			r := k.target.set(baseRoot, k.key, v)
@@ -279,7 +284,7 @@ func ParseFence(src []byte) (*Fence, sim.ErrorList) {
 				var own []Knob // the knobs compare leaves to the fence
 				var picked []int
 				for ki, k := range knobs {
-					if !setsTarget(pre.compare, k.target) {
+					if !k.LeftOnly {
 						own, picked = append(own, k), append(picked, choice[ki])
 					}
 				}

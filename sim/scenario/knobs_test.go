@@ -117,6 +117,19 @@ func TestKnobBesideCompare(t *testing.T) {
 			t.Errorf("variant %d: acks %d beside %d, want %d beside all", i, v.Scenario.Producer.Acks, v.Compare.Producer.Acks, want)
 		}
 	}
+	// The knob says so, for the figure to tell its reader; a knob compare
+	// leaves alone changes both runs.
+	if !f.Knobs[0].LeftOnly {
+		t.Errorf("knob producer.acks, which compare sets, is not LeftOnly")
+	}
+	g, errs := ParseFence([]byte("id: k\nproducer: {acks: 1}\nknobs:\n  producer.acks: [0, 1]\ncompare:\n  title: more records\n  producer: {records: 3}\n"))
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	if g.Knobs[0].LeftOnly || g.Variants[0].Compare.Producer.Acks != sim.AcksNone {
+		t.Errorf("knob producer.acks beside a compare of producer.records: LeftOnly %v, compare run's acks %d (want false, 0)",
+			g.Knobs[0].LeftOnly, g.Variants[0].Compare.Producer.Acks)
+	}
 }
 
 // TestKnobTitles: another combination's titles name the values picked
