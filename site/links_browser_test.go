@@ -97,11 +97,13 @@ func TestBrowserHandTypedLinks(t *testing.T) {
 				if _, err := chromedp.Run(tctx, chromedp.Poll[bool](settled)); err != nil {
 					t.Fatalf("the link was never followed (%s): %v", c.settled, err)
 				}
-				// A pick loads the combination's script after the scroll;
-				// let it settle.
-				if err := chromedp.Do(tctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
-					t.Fatal(err)
-				}
+				// A pick loads the combination's script after the scroll:
+				// wait (no fixed time, at most 5 s) until it shows with the
+				// figure's top in view, then read what is shown.
+				wait, cancelWait := context.WithTimeout(tctx, 5*time.Second)
+				_, _ = chromedp.Run(wait, chromedp.Poll[bool](fmt.Sprintf(`(() => { const s = %s;
+					return s.At === %q && s.Pressed === %q && s.Top >= 0 && s.Top <= 24 })()`, fmt.Sprintf(readLink, c.id), c.at, c.pressed)))
+				cancelWait()
 				s, err := chromedp.Run(tctx, chromedp.Evaluate[linkState](fmt.Sprintf(readLink, c.id)))
 				if err != nil {
 					t.Fatal(err)
