@@ -346,7 +346,7 @@ func (p *parser) owner(v *yaml.Node, s selection) (string, bool) {
 		p.errorf(v, "%q is not a member of group %q: its members are named %s-1, %s-2, … (\"\" means no owner)", name, s.group.id, s.group.id, s.group.id)
 		return "", false
 	}
-	if have := g.members(s.at); n > have {
+	if have := g.members(s.at); n > have && !g.unknown {
 		p.errorf(v, "member %q has not joined by beat %d (%s)", name, s.at, memberRange(g.id, have))
 		return "", false
 	}

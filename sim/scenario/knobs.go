@@ -189,11 +189,14 @@ func ParseFence(src []byte) (*Fence, sim.ErrorList) {
 	kp := &parser{src: src, bad: map[string]bool{}, sc: base}
 	knobs := kp.knobs(knobsKey, knobsVal, baseRoot, base)
 	if len(kp.errs) > 0 {
-		return nil, finish(kp.errs)
-	}
-	// Every "when" is checked once, against the knobs.
-	if _, _, errs := runs(src, baseRoot, pre.compare, &combo{knobs: knobs}, nil); len(errs) > 0 {
-		return nil, finish(errs)
+		// The knobs that did read are still checked value by value
+		// below, so that one knob's mistake (a value listed twice) does
+		// not hide another's (a value the setting cannot take) until the
+		// next build; "when" and the combinations wait for every knob.
+		errs = kp.errs
+	} else if _, _, werrs := runs(src, baseRoot, pre.compare, &combo{knobs: knobs}, nil); len(werrs) > 0 {
+		// Every "when" is checked once, against the knobs.
+		return nil, finish(werrs)
 	}
 	seen := map[sim.Error]bool{}
 	for _, e := range errs {

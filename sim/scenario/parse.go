@@ -76,6 +76,11 @@ type group struct {
 	initial int   // members at beat 0
 	joins   []int // beat of each join, in timeline order
 	limit   int   // share groups: group.share.delivery.count.limit
+	// unknown says its members setting is an error of its own: how many
+	// members it has is unknown, so a member name past the default is
+	// not reported as one that has not joined (the error would only
+	// follow from the first).
+	unknown bool
 }
 
 // members returns how many members group g has had by the end of beat at.

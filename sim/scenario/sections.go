@@ -211,7 +211,9 @@ func (p *parser) consumerGroups(n *yaml.Node) {
 		}
 		f := p.fields(it, sectionConsumer)
 		g.ID = p.groupID(it, f)
+		before := len(p.errs)
 		g.Members = p.intSetting(f["members"].val, "members", g.Members, 0, sim.MaxMembers, true)
+		unknown := len(p.errs) > before // its member names cannot be checked
 		if v, ok := f["auto.offset.reset"]; ok {
 			if s, ok := p.choice(v.val, "auto.offset.reset", "earliest", "latest"); ok {
 				g.AutoOffsetReset = s
@@ -227,7 +229,7 @@ func (p *parser) consumerGroups(n *yaml.Node) {
 		g.Processing = p.intSetting(f["processing"].val, "processing", g.Processing, 1, sim.MaxBeats, true)
 		g.MaxPollInterval = p.intSetting(f["max.poll.interval"].val, "max.poll.interval", g.MaxPollInterval, 1, sim.MaxBeats, true)
 		g.MaxPollRecords = p.intSetting(f["max.poll.records"].val, "max.poll.records", g.MaxPollRecords, 1, sim.MaxRecords, true)
-		if p.addGroup(it, g.ID, false, g.Members, 0) {
+		if p.addGroup(it, g.ID, false, g.Members, 0, unknown) {
 			p.sc.ConsumerGroups = append(p.sc.ConsumerGroups, g)
 		}
 	}
@@ -249,7 +251,9 @@ func (p *parser) shareGroups(n *yaml.Node) {
 		}
 		f := p.fields(it, sectionShare)
 		g.ID = p.groupID(it, f)
+		before := len(p.errs)
 		g.Members = p.intSetting(f["members"].val, "members", g.Members, 0, sim.MaxMembers, true)
+		unknown := len(p.errs) > before // its member names cannot be checked
 		if v, ok := f["share.auto.offset.reset"]; ok {
 			if s, ok := p.choice(v.val, "share.auto.offset.reset", "earliest", "latest"); ok {
 				g.ShareAutoOffsetReset = s
@@ -268,7 +272,7 @@ func (p *parser) shareGroups(n *yaml.Node) {
 				}
 			}
 		}
-		if p.addGroup(it, g.ID, true, g.Members, g.DeliveryCountLimit) {
+		if p.addGroup(it, g.ID, true, g.Members, g.DeliveryCountLimit, unknown) {
 			p.sc.ShareGroups = append(p.sc.ShareGroups, g)
 		}
 	}
@@ -298,8 +302,8 @@ func (p *parser) groupID(entry *yaml.Node, f map[string]field) string {
 
 // addGroup registers a group for the timeline and expect checks; it
 // enforces unique ids and the MaxGroups limit. It returns false when the
-// group is not to be kept.
-func (p *parser) addGroup(entry *yaml.Node, id string, share bool, members, limit int) bool {
+// group is not to be kept. unknown says its members setting was an error.
+func (p *parser) addGroup(entry *yaml.Node, id string, share bool, members, limit int, unknown bool) bool {
 	if len(p.groups) == sim.MaxGroups {
 		p.errorf(entry, "too many groups: Kafka Flow allows at most %d consumer and share groups together", sim.MaxGroups)
 		return false
@@ -324,7 +328,7 @@ func (p *parser) addGroup(entry *yaml.Node, id string, share bool, members, limi
 			return false
 		}
 	}
-	p.groups = append(p.groups, &group{share: share, id: id, initial: members, limit: limit})
+	p.groups = append(p.groups, &group{share: share, id: id, initial: members, limit: limit, unknown: unknown})
 	return true
 }
 

@@ -296,7 +296,9 @@ func (p *parser) replay(entries []*timelineEntry) {
 			have := members[g]
 			switch {
 			case n > len(have):
-				p.errorf(e.argNode, "member %q has not joined by beat %d (%s)", ev.Member, ev.At, memberRange(g.id, len(have)))
+				if !g.unknown {
+					p.errorf(e.argNode, "member %q has not joined by beat %d (%s)", ev.Member, ev.At, memberRange(g.id, len(have)))
+				}
 			case have[n-1] == memberLeft:
 				p.errorf(e.argNode, "member %q has already left by beat %d", ev.Member, ev.At)
 			case have[n-1] == memberStopped:
