@@ -197,6 +197,16 @@ func TestBrowserKnobs(t *testing.T) {
 		t.Errorf("after the flips, with acks=0 shown: %q (%v)", got, err)
 	}
 
+	// A flip keeps the whole story open, and shuts it in the combination
+	// left (open there, it would keep its row as tall under the others).
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector('#%s .kf-var .kf-story').open = true)`, id))); err != nil {
+		t.Fatal(err)
+	}
+	flip(1, "1")
+	if got, err := chromedp.Run(tctx, chromedp.Evaluate[[]bool](fmt.Sprintf(`[document.querySelector('#%s .kf-var .kf-story'), ...document.querySelectorAll('#%s .kf-park .kf-story')].map(s => s.open)`, id, id))); err != nil || len(got) != 3 || !got[0] || got[1] || got[2] {
+		t.Errorf("the story opened under acks=0, after a flip to acks=1: open under acks=1, then under the parked ones: %v (%v); want shown open, parked shut", got, err)
+	}
+
 	// A deep link with a beat and a knob value.
 	tctx = openKnobs(t, ctx, out, "acks.html", "#"+id+"@8?producer.acks=all")
 	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v === "2"`, id))); err != nil {
