@@ -71,17 +71,24 @@
     // instead of 22.
     const controls = new Map(), parkedControls = new Map();
     const focusable = 'button,input,select,summary,a[href]';
+    // The parts of a combination a flip reads, found once: a search of a
+    // combination goes through its picture's hundreds of elements.
+    const found = new Map();
+    const partsOf = v => found.get(v) || found.set(v, {
+      title: v.querySelector('.kf-title'), story: v.querySelector('.kf-story'),
+      caption: v.querySelector('.kf-caption'), keys: [...v.querySelectorAll('.kf-key')],
+    }).get(v);
     function park(v, parked) {
       v.className = parked ? 'kf-park' : 'kf-var';
       v.ariaHidden = parked ? 'true' : null;
       if (parked) {
         if (!controls.has(v)) controls.set(v, [...v.querySelectorAll(focusable)].filter(e => !e.closest('.kf-cap')));
-        const out = [...controls.get(v), ...v.querySelector('.kf-cap.kf-now')?.querySelectorAll(focusable) || []];
+        const out = [...controls.get(v), ...partsOf(v).caption.querySelector('.kf-now')?.querySelectorAll(focusable) || []];
         for (const e of out) e.tabIndex = -1;
         parkedControls.set(v, out);
       } else for (const e of parkedControls.get(v) || []) e.removeAttribute('tabindex');
       if (parked && v.contains(document.activeElement)) fig.focus({ preventScroll: true });
-      const title = v.querySelector('.kf-title');
+      const title = partsOf(v).title;
       if (parked) title?.removeAttribute('id');
       else if (title) title.id = fig.id + '-t';
     }
@@ -90,8 +97,8 @@
     // shut, and shuts them in the combination left: one left open would
     // keep its row of the figure (picked, above) as tall under the others.
     function keepOpen(to, from) {
-      for (const part of ['.kf-story', '.kf-cap.kf-now .kf-rest']) {
-        const was = from.querySelector(part), now = to.querySelector(part);
+      const [a, b] = [from, to].map(partsOf), more = p => p.caption.querySelector('.kf-now .kf-rest');
+      for (const [was, now] of [[a.story, b.story], [more(a), more(b)]]) {
         if (now && now.open !== !!was?.open) now.open = !!was?.open;
         if (was?.open) was.open = false;
       }
@@ -156,7 +163,7 @@
         const q = choice.flatMap((v, k) => v === defChoice[k] ? [] : paths[k] + '=' + values[k][v]);
         fig.dataset.q = q.length ? '?' + q.join('&') : '';
         // A flip keeps the isolated key.
-        for (const key of shown[i].querySelectorAll('.kf-key')) press(key, key.dataset.k === fig.dataset.iso);
+        for (const key of partsOf(shown[i]).keys) press(key, key.dataset.k === fig.dataset.iso);
         // A parked combination is where it was left, often at the beat.
         const at = Math.min(b, +shown[i].dataset.last);
         if ((built[i] ||= Stepper(fig, shown[i])).beat() !== at) built[i].go(at);
