@@ -374,3 +374,41 @@ func BenchmarkPlaygroundRun(b *testing.B) {
 		}
 	}
 }
+
+// TestBrowserPhoneTypeSize runs every fence of the guide in the
+// playground on a 390 px phone and wants every text of the figure drawn
+// at 10 CSS px or more (its font size times the picture's scale), the
+// floor the guide's pages keep (site TestBrowserLegibleType): the
+// playground's figure runs edge to edge on a phone as a guide page's does.
+func TestBrowserPhoneTypeSize(t *testing.T) {
+	browsertest.Chromium(t)
+	_, out := builtGuide(t)
+	bodies, slugs := guideFences(t)
+	ctx := browsertest.Start(t, 390, 844)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, "file://"+filepath.ToSlash(filepath.Join(out, playground.PageFile)))
+	for i, b := range bodies {
+		got := eval[[]any](t, ctx, `(async () => {
+			document.getElementById('pg-figure').replaceChildren();
+			document.getElementById('pg-text').value = `+jsString(string(b))+`;
+			document.getElementById('pg-run').click();
+			await kfLast;
+			let least = 1e9, what = '';
+			for (const svg of document.querySelectorAll('#pg-figure .kf-svg')) {
+				if (svg.closest('.kf-park')) continue;
+				const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+				for (const tx of svg.querySelectorAll('text')) {
+					if (!tx.textContent || tx.closest('.kf-gone')) continue;
+					const px = parseFloat(getComputedStyle(tx).fontSize) * scale;
+					if (px < least) { least = px; what = tx.textContent; }
+				}
+			}
+			return [least, what];
+		})()`)
+		if px := got[0].(float64); px < 9.95 {
+			t.Errorf("%s.md (the guide's fence %d): at 390 px the playground draws %q at %.1f px, want at least 10", slugs[i], i+1, got[1], px)
+		}
+	}
+}
