@@ -73,8 +73,13 @@ func FuzzPage(f *testing.F) {
 	})
 }
 
-// BenchmarkGenerateGuide builds the embedded guide in memory from scratch
-// (a cold build: every scenario parsed, simulated and drawn).
+// BenchmarkGenerateGuide builds the embedded guide in memory with no
+// figure cache: every scenario parsed, simulated and drawn. It is not a
+// cold process's build: svganim keeps, for the whole process, the codes
+// of titles and the bytes svgo wrote for marks (svg.go, words.go), so the
+// iterations after the first find those full, as serve's rebuilds do. A
+// cold process is what `kflowgen bench` times first, and what its
+// --against-hugo runs time every time.
 func BenchmarkGenerateGuide(b *testing.B) {
 	for b.Loop() {
 		if _, err := Generate(Options{Content: content.FS}); err != nil {
