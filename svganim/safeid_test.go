@@ -2,7 +2,6 @@ package svganim
 
 import (
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -44,10 +43,10 @@ func TestReducedIsSafeIDsFixedPoint(t *testing.T) {
 	reduced := 0
 	var walk func(string)
 	walk = func(s string) {
-		if got, want := isReduced(s), slowSafeID(s) == s; got != want {
-			t.Fatalf("isReduced(%q) = %v, but reducing it gives %q", s, got, slowSafeID(s))
+		if got, want := isReduced(s), reduceID(s) == s; got != want {
+			t.Fatalf("isReduced(%q) = %v, but reducing it gives %q", s, got, reduceID(s))
 		}
-		if got, want := safeID(s), slowSafeID(s); got != want {
+		if got, want := safeID(s), reduceID(s); got != want {
 			t.Fatalf("safeID(%q) = %q, the reduction gives %q", s, got, want)
 		}
 		if isReduced(s) {
@@ -64,25 +63,4 @@ func TestReducedIsSafeIDsFixedPoint(t *testing.T) {
 	if reduced < 1000 {
 		t.Fatalf("only %d strings were reduced already", reduced)
 	}
-}
-
-// slowSafeID is safeID without its shortcut.
-func slowSafeID(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		} else {
-			dash = true
-		}
-	}
-	if b.Len() == 0 {
-		return "x"
-	}
-	return b.String()
 }

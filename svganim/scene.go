@@ -968,6 +968,11 @@ func safeID(s string) string {
 	if isReduced(s) {
 		return s
 	}
+	return reduceID(s)
+}
+
+// reduceID is safeID's reduction, done rune by rune, for any s.
+func reduceID(s string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(s) {
