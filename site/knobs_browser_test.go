@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -253,12 +252,9 @@ func TestBrowserKnobFlipLaysOutNothing(t *testing.T) {
 	// trace that starts late, on a busy machine, misses the first frames,
 	// and then the round is traced again.
 	const flips = 6
-	var events []browsertest.TraceEvent
-	type span struct{ start, end float64 }
-	var frames []span
-	var tid int64
-	for try := 0; try < 3 && len(frames) < flips; try++ {
-		events, err = browsertest.Trace(tctx, func() error {
+	var flipFrames []browsertest.Frame
+	for try := 0; try < 3 && len(flipFrames) < flips; try++ {
+		events, err := browsertest.Trace(tctx, func() error {
 			_, err := chromedp.Run(tctx, chromedp.Evaluate[bool](fmt.Sprintf(`(async () => {
 				const f = document.getElementById(%q);
 				for (let i = 0; i < %d; i++) {
@@ -276,51 +272,27 @@ func TestBrowserKnobFlipLaysOutNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The frame callbacks that hold a flip's mark.
-		frames = frames[:0]
-		for _, e := range events {
-			if e.Name != "FireAnimationFrame" || e.Ph != "X" {
-				continue
-			}
+		flipFrames = flipFrames[:0]
+		for _, f := range browsertest.Frames(events) {
 			for _, m := range events {
-				if m.Name == "kf-flip" && m.Ts >= e.Ts && m.Ts <= e.Ts+e.Dur {
-					frames = append(frames, span{e.Ts, e.Ts + e.Dur})
-					tid = e.Tid
+				if m.Name == "kf-flip" && m.Ts >= f.Start && m.Ts <= f.End {
+					flipFrames = append(flipFrames, f)
 					break
 				}
 			}
 		}
 	}
-	if len(frames) < flips {
-		t.Fatalf("three traces of %d flips each held at most %d of their frame callbacks", flips, len(frames))
+	if len(flipFrames) < flips {
+		t.Fatalf("three traces of %d flips each held at most %d of their frame callbacks", flips, len(flipFrames))
 	}
 	shown, err := chromedp.Run(tctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector('#%s .kf-var').dataset.v`, id)))
 	if err != nil || shown != "1" {
 		t.Fatalf("after the flips combination %q is shown (%v), want 1", shown, err)
 	}
 	restyled, laidOut := 0, 0
-	for _, e := range events {
-		inside := false
-		for _, f := range frames {
-			inside = inside || e.Tid == tid && e.Ts >= f.start && e.Ts <= f.end
-		}
-		if !inside {
-			continue
-		}
-		var args struct {
-			ElementCount int `json:"elementCount"`
-			BeginData    struct {
-				DirtyObjects int `json:"dirtyObjects"`
-			} `json:"beginData"`
-		}
-		if json.Unmarshal(e.Args, &args) != nil {
-			continue
-		}
-		switch e.Name {
-		case "UpdateLayoutTree":
-			restyled += args.ElementCount
-		case "Layout":
-			laidOut += args.BeginData.DirtyObjects
-		}
+	for _, f := range flipFrames {
+		restyled += f.Restyled
+		laidOut += f.LaidOut
 	}
 	after, err := chromedp.Run(tctx, chromedp.Evaluate[float64](fmt.Sprintf(`document.getElementById(%q).getBoundingClientRect().height`, id)))
 	if err != nil || after != height {

@@ -731,31 +731,21 @@ type pressWork struct {
 // style and layout passes inside it. Invalidation tracking events (when
 // recorded) are instants, and go to the frame callback they fall in.
 func pressWorks(events []browsertest.TraceEvent) []pressWork {
-	type span struct{ start, end float64 }
-	var frames []span
-	var out []pressWork
-	var tid int64
-	for _, e := range events {
-		if e.Name == "FireAnimationFrame" && e.Ph == "X" {
-			frames = append(frames, span{e.Ts, e.Ts + e.Dur})
-			out = append(out, pressWork{cpu: e.Tdur / 1000})
-			tid = e.Tid
-		}
+	frames := browsertest.Frames(events)
+	out := make([]pressWork, len(frames))
+	for k, f := range frames {
+		out[k] = pressWork{cpu: f.CPU, elements: f.Restyled, dirty: f.LaidOut}
 	}
 	whys := make([]map[string]int, len(frames))
 	for _, e := range events {
-		if e.Tid != tid {
+		if !strings.HasSuffix(e.Name, "InvalidationTracking") {
 			continue
 		}
-		k := sort.Search(len(frames), func(k int) bool { return frames[k].end >= e.Ts }) // the first frame not over by e
-		if k == len(frames) || e.Ts < frames[k].start {
+		k := browsertest.FrameOf(frames, e)
+		if k < 0 {
 			continue
 		}
 		var args struct {
-			ElementCount int `json:"elementCount"`
-			BeginData    struct {
-				DirtyObjects int `json:"dirtyObjects"`
-			} `json:"beginData"`
 			Data struct {
 				ChangedClass     string `json:"changedClass"`
 				ChangedAttribute string `json:"changedAttribute"`
@@ -774,10 +764,6 @@ func pressWorks(events []browsertest.TraceEvent) []pressWork {
 		node, _, _ := strings.Cut(d.NodeName, " ") // the element's tag
 		why := ""
 		switch e.Name {
-		case "UpdateLayoutTree":
-			out[k].elements += args.ElementCount
-		case "Layout":
-			out[k].dirty += args.BeginData.DirtyObjects
 		case "ScheduleStyleInvalidationTracking":
 			why = "change of " + d.ChangedClass + d.ChangedAttribute
 		case "StyleInvalidatorInvalidationTracking":

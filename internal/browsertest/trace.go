@@ -260,3 +260,63 @@ func FormatBreakdown(b map[Phase]float64, per int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Frame is one animation frame callback of a trace (a FireAnimationFrame
+// event) and what the style and layout passes inside it did. Start and End
+// are the trace clock's microseconds; CPU is the thread's processor time
+// for the callback, in milliseconds.
+type Frame struct {
+	Tid        int64
+	Start, End float64
+	CPU        float64
+	Restyled   int // elements restyled (UpdateLayoutTree's elementCount)
+	LaidOut    int // layout objects laid out (Layout's beginData.dirtyObjects)
+}
+
+// Frames returns the animation frame callbacks of a trace, by start time,
+// each with the elements restyled and the layout objects laid out by the
+// style and layout passes that ran inside it, on its thread (those a
+// callback forces, by reading layout from script).
+func Frames(events []TraceEvent) []Frame {
+	var frames []Frame
+	for _, e := range events {
+		if e.Name == "FireAnimationFrame" && e.Ph == "X" {
+			frames = append(frames, Frame{Tid: e.Tid, Start: e.Ts, End: e.Ts + e.Dur, CPU: e.Tdur / 1000})
+		}
+	}
+	sort.SliceStable(frames, func(i, j int) bool { return frames[i].Start < frames[j].Start })
+	for _, e := range events {
+		if e.Name != "UpdateLayoutTree" && e.Name != "Layout" {
+			continue
+		}
+		k := FrameOf(frames, e)
+		if k < 0 {
+			continue
+		}
+		var args struct {
+			ElementCount int `json:"elementCount"`
+			BeginData    struct {
+				DirtyObjects int `json:"dirtyObjects"`
+			} `json:"beginData"`
+		}
+		if json.Unmarshal(e.Args, &args) != nil {
+			continue
+		}
+		frames[k].Restyled += args.ElementCount
+		frames[k].LaidOut += args.BeginData.DirtyObjects
+	}
+	return frames
+}
+
+// FrameOf returns the index in frames (as Frames returns them) of the
+// frame callback that e happened in, on e's thread, or -1 when e happened
+// in none.
+func FrameOf(frames []Frame, e TraceEvent) int {
+	k := sort.Search(len(frames), func(k int) bool { return frames[k].End >= e.Ts }) // the first frame not over by e
+	for ; k < len(frames) && frames[k].Start <= e.Ts; k++ {
+		if frames[k].Tid == e.Tid && e.Ts <= frames[k].End {
+			return k
+		}
+	}
+	return -1
+}
