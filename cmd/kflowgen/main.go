@@ -142,26 +142,45 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 // versionString is what --version prints after "kflowgen ": the main
-// module's version as the Go toolchain stamped it into the binary
-// (runtime/debug.ReadBuildInfo: a tag, or a pseudo-version with the
-// commit and "+dirty" for a modified tree; "(devel)" when it had none),
-// and the engine's version, sim.EngineVersion.
+// module's version and the engine's, sim.EngineVersion; see moduleVersion.
 func versionString() string {
-	v := "(unknown)"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			v = bi.Main.Version
-		}
-		// Stamped unless the binary was built with -buildvcs=false; a
-		// pseudo-version already names the commit.
-		for _, s := range bi.Settings {
-			switch {
-			case s.Key == "vcs.revision" && !strings.Contains(v, s.Value[:min(12, len(s.Value))]):
+	bi, _ := debug.ReadBuildInfo()
+	return moduleVersion(bi) + " (engine " + sim.EngineVersion + ")"
+}
+
+// moduleVersion words the main module's version as the Go toolchain
+// stamped it into the binary (runtime/debug.ReadBuildInfo; nil when the
+// binary has no build info): a tag, or a pseudo-version naming the commit
+// ("+dirty" for a modified tree). When the version is "(devel)" it adds
+// the settings vcs.revision ("commit <sha>") and vcs.modified
+// ("(modified)") when they are there, and otherwise says that no commit
+// was stamped and why: go run, -buildvcs=false and a linked git worktree
+// (whose .git is a file, which the toolchain does not take for a
+// repository: golang/go#58218) leave the settings out, and a bare
+// "(devel)" read as if it named a build.
+func moduleVersion(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "(unknown: the binary carries no build info)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	stamped := false
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			stamped = true
+			// A pseudo-version already names the commit.
+			if !strings.Contains(v, s.Value[:min(12, len(s.Value))]) {
 				v += " commit " + s.Value
-			case s.Key == "vcs.modified" && s.Value == "true" && !strings.HasSuffix(v, "+dirty"):
-				v += " (modified)"
 			}
+		case s.Key == "vcs.modified" && s.Value == "true" && !strings.HasSuffix(v, "+dirty"):
+			v += " (modified)"
 		}
 	}
-	return v + " (engine " + sim.EngineVersion + ")"
+	if v == "(devel)" && !stamped {
+		v = "(devel, no commit stamped: go run, -buildvcs=false and git worktrees leave it out; go build in the clone stamps it)"
+	}
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -73,6 +74,45 @@ func TestVersion(t *testing.T) {
 	}
 	if !strings.HasPrefix(stdout, "kflowgen ") || !strings.HasSuffix(stdout, " (engine "+sim.EngineVersion+")\n") {
 		t.Errorf("--version printed %q", stdout)
+	}
+}
+
+// moduleVersion names the commit of a "(devel)" build from its vcs
+// settings, and says so when the build stamped none, rather than a bare
+// "(devel)" that reads as if it named a build.
+func TestModuleVersion(t *testing.T) {
+	rev := "9a6a31aa3cf1e37f4e9454070fcc649bc1412c08"
+	set := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		bi      *debug.BuildInfo
+		want    string
+		wantSub string
+	}{
+		{"tag from go install @version", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, "v1.2.0", ""},
+		{"pseudo-version from go build in a clone", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261202070642-9a6a31aa3cf1"},
+			Settings: set("vcs", "git", "vcs.revision", rev, "vcs.modified", "false")}, "v0.0.0-20261202070642-9a6a31aa3cf1", ""},
+		{"dirty pseudo-version", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261202070642-9a6a31aa3cf1+dirty"},
+			Settings: set("vcs.revision", rev, "vcs.modified", "true")}, "v0.0.0-20261202070642-9a6a31aa3cf1+dirty", ""},
+		{"(devel) with vcs settings", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"},
+			Settings: set("vcs.revision", rev, "vcs.modified", "true")}, "(devel) commit " + rev + " (modified)", ""},
+		{"(devel) without vcs settings", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"},
+			Settings: set("-buildmode", "exe")}, "", "no commit stamped"},
+		{"no build info", nil, "", "no build info"},
+	} {
+		got := moduleVersion(c.bi)
+		if c.want != "" && got != c.want || c.wantSub != "" && !strings.Contains(got, c.wantSub) {
+			t.Errorf("%s: %q, want %q%q", c.name, got, c.want, c.wantSub)
+		}
+		if got == "(devel)" {
+			t.Errorf("%s: a bare (devel)", c.name)
+		}
 	}
 }
 
