@@ -44,29 +44,61 @@ func readPage(fsys fs.FS, p, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, name)
+	return readLimited(f, name, false)
 }
 
-// ReadInput reads a file named on the command line (kflowgen sim's page or
-// scenario) as a build reads a page: only a regular file, and at most
-// MaxPageBytes of it.
-func ReadInput(path string) ([]byte, error) {
+// StdinName is how errors name the standard input, given as "-",
+// /dev/stdin or /dev/fd/0 (InputName).
+const StdinName = "stdin"
+
+// InputName is how errors name the input path given on the command line:
+// StdinName for "-", /dev/stdin and /dev/fd/0 (a pipe's /dev/stdin,
+// /proc/self/fd/0 -> "pipe:[…]", says nothing to a reader), else the path
+// with its unprintable runes escaped (sim.EscapeName).
+func InputName(path string) string {
+	switch path {
+	case "-", "/dev/stdin", "/dev/fd/0":
+		return StdinName
+	}
+	return sim.EscapeName(path)
+}
+
+// ReadInput reads a file named on the command line (kflowgen sim's or
+// figure's page or scenario) as a build reads a page, at most
+// MaxPageBytes of it: a regular file, or with pipes also a pipe — "-" for
+// the standard input, /dev/stdin, a named pipe (opening one waits for its
+// writer, as cat does). A device or folder is refused before it is opened
+// (/dev/zero would never end, a terminal would wait for typing). Shell
+// completion reads with pipes false: it must not wait for a writer.
+// Errors name the file as InputName does.
+func ReadInput(path string, pipes bool) ([]byte, error) {
+	name := InputName(path)
+	if path == "-" {
+		if !pipes {
+			return nil, notRegular(name, false)
+		}
+		return readLimited(os.Stdin, name, true)
+	}
 	// Opening a named pipe waits for a writer, so look before opening;
 	// readLimited checks the opened file again.
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, notRegular(sim.EscapeName(path))
+	} else if !st.Mode().IsRegular() && !(pipes && st.Mode()&fs.ModeNamedPipe != 0) {
+		return nil, notRegular(name, pipes)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, sim.EscapeName(path))
+	return readLimited(f, name, pipes)
 }
 
-func notRegular(name string) error {
+// notRegular refuses name; pipes says whether a pipe would have been read.
+func notRegular(name string, pipes bool) error {
+	if pipes {
+		return fmt.Errorf("%s is not a regular file or a pipe (a device or folder); a page must be a file, or come through a pipe", name)
+	}
 	return fmt.Errorf("%s is not a regular file (a pipe, device or folder); a page must be a file", name)
 }
 
@@ -80,16 +112,22 @@ type HeldFile interface {
 	Bytes() []byte
 }
 
-func readLimited(f fs.File, name string) ([]byte, error) {
+// readLimited reads f whole, at most MaxPageBytes of it: a regular file,
+// or with pipes also a pipe (whose size is not known before reading it).
+func readLimited(f fs.File, name string, pipes bool) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, notRegular(name)
+	if !st.Mode().IsRegular() && !(pipes && st.Mode()&fs.ModeNamedPipe != 0) {
+		return nil, notRegular(name, pipes)
 	}
-	if st.Size() > MaxPageBytes {
-		return nil, tooBig(name, st.Size())
+	size := st.Size()
+	if !st.Mode().IsRegular() {
+		size = 0 // a pipe's size says nothing of what will come through it
+	}
+	if size > MaxPageBytes {
+		return nil, tooBig(name, size)
 	}
 	// A file held in memory (serve keeps the files no save touched)
 	// hands over its bytes, which the build only reads, without a copy.
@@ -99,7 +137,7 @@ func readLimited(f fs.File, name string) ([]byte, error) {
 	// The size can change while we read: read one byte past the limit,
 	// into a buffer of the size the file says it has (and the byte that
 	// tells it grew), so a page is read without growing and copying it.
-	b := make([]byte, 0, st.Size()+1)
+	b := make([]byte, 0, size+1)
 	for len(b) <= MaxPageBytes {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)] // grown since the stat

@@ -76,7 +76,7 @@ func completeScenarioID(_ *cobra.Command, args []string, toComplete string) ([]s
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	file := args[0]
-	src, err := site.ReadInput(file)
+	src, err := site.ReadInput(file, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		if b, ok := guidePage(file); ok {
 			src, err = b, nil

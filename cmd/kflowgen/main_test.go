@@ -192,6 +192,48 @@ func TestSimPageByContent(t *testing.T) {
 	}
 }
 
+// TestSimFromPipe: `cat page.md | kflowgen sim /dev/stdin` (or `-`)
+// reads the page from the pipe, within the page size limit, and names the
+// input "stdin" in its errors, file:line:col. The pipe was refused as "not
+// a regular file".
+func TestSimFromPipe(t *testing.T) {
+	if _, err := os.Stat("/dev/stdin"); err != nil {
+		t.Skip("no /dev/stdin here")
+	}
+	acks, err := os.ReadFile("../../content/acks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim1 := func(stdin []byte, args ...string) (error, string, string) {
+		t.Helper()
+		cmd := exec.Command(os.Args[0], append([]string{"sim"}, args...)...)
+		cmd.Env = append(os.Environ(), asMain)
+		// A bytes.Reader is not an *os.File: exec hands the child a pipe.
+		cmd.Stdin = bytes.NewReader(stdin)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		return err, out.String(), errOut.String()
+	}
+	for _, file := range []string{"/dev/stdin", "-"} {
+		err, stdout, stderr := sim1(acks, file, "--scenario", "acks-one")
+		var tr sim.Trace
+		if err != nil || json.Unmarshal([]byte(stdout), &tr) != nil || tr.ID != "acks-one" {
+			t.Errorf("cat acks.md | sim %s: %v, id %q, stderr %q", file, err, tr.ID, stderr)
+		}
+		page := "---\ntitle: One\n---\n\nText.\n\n```kflow\nid: only\nbeats: 3\nbrokers: 99\n```\n"
+		err, _, stderr = sim1([]byte(page), file)
+		if err == nil || !strings.HasPrefix(stderr, "stdin:10:10: ") {
+			t.Errorf("a broken page through a pipe to sim %s: %v, stderr %q, want it at stdin:10:10", file, err, stderr)
+		}
+		big := bytes.Repeat([]byte("x"), site.MaxPageBytes+100)
+		err, _, stderr = sim1(big, file)
+		if want := fmt.Sprintf("kflowgen: stdin: the file is more than %d bytes", site.MaxPageBytes); err == nil || !strings.HasPrefix(stderr, want) {
+			t.Errorf("%d bytes through a pipe to sim %s: %v, stderr %q, want %q", len(big), file, err, stderr, want)
+		}
+	}
+}
+
 func TestSimChoosing(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "two.md")
@@ -294,7 +336,8 @@ func TestNamesEscapedInErrors(t *testing.T) {
 }
 
 // TestSimInputBounded (issue 18.4, 18.5): kflowgen sim refuses a device
-// or a pipe before reading from it, a file over the page size limit
+// before reading from it (a pipe it reads within the limit:
+// TestSimFromPipe), a file over the page size limit
 // without reading it (a sparse terabyte), and a page whose one line nests
 // lists and quotes past the limit before parsing it.
 func TestSimInputBounded(t *testing.T) {
@@ -307,7 +350,7 @@ func TestSimInputBounded(t *testing.T) {
 	deep := filepath.Join(dir, "deep.md")
 	write(t, deep, "---\ntitle: D\n---\n"+strings.Repeat("* > ", 40_000)+"\n")
 	for _, c := range []struct{ file, want string }{
-		{"/dev/zero", "kflowgen: /dev/zero is not a regular file (a pipe, device or folder); a page must be a file\n"},
+		{"/dev/zero", "kflowgen: /dev/zero is not a regular file or a pipe (a device or folder); a page must be a file, or come through a pipe\n"},
 		{sparse, fmt.Sprintf("kflowgen: %s: the file is 1099511627776 bytes: Kafka Flow reads at most %d bytes of a page (split it)\n", sparse, site.MaxPageBytes)},
 		{deep, fmt.Sprintf("%s:4:%d: this line opens 80000 lists and quotes inside each other: Kafka Flow allows them %d deep\n", filepath.ToSlash(deep), 2*site.MaxNesting+1, site.MaxNesting)},
 	} {

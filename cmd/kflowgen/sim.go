@@ -36,7 +36,8 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 			"the guide's Trace reference page (trace.html, content/trace.md) describes every field.\n" +
 			"FILE is a guide page (.md; choose a fence with --scenario when it has several) or a file\n" +
 			"holding one bare scenario (.yaml); one named neither way, such as /dev/stdin, is read as a page\n" +
-			"when it has front matter or a ``` fence. The fence is run as the build runs it: a failed expect: entry of\n" +
+			"when it has front matter or a ``` fence. FILE may be a pipe: - or /dev/stdin reads the standard input\n" +
+			"(cat page.md | kflowgen sim -), whose errors are named stdin:line:col. The fence is run as the build runs it: a failed expect: entry of\n" +
 			"either run, or a breach of the engine's invariants, is printed to stderr and exits with 1.\n" +
 			"When no file of that name exists, FILE may name a page of the guide built into kflowgen\n" +
 			"(kflowgen sim acks.md --scenario acks-one-loss, from any folder); sim says so on stderr.",
@@ -100,9 +101,9 @@ func runSim(o *simOptions, stdout, stderr io.Writer) error {
 // errors are positioned in and the chosen fence; with compare, a fence
 // without a compare run is an error.
 func readFence(file, want string, compare bool, stderr io.Writer) (string, *chosen, error) {
-	// Only a regular file, and at most site.MaxPageBytes of it: a pipe
-	// or /dev/zero would never end.
-	src, err := site.ReadInput(file)
+	// A regular file or a pipe ("-", /dev/stdin, a named pipe), at most
+	// site.MaxPageBytes of it; a device (/dev/zero, a terminal) is refused.
+	src, err := site.ReadInput(file, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		if b, ok := guidePage(file); ok {
 			fmt.Fprintf(stderr, "kflowgen: there is no file %s here: reading the page of the guide built into kflowgen\n", sim.EscapeName(file))
@@ -115,6 +116,9 @@ func readFence(file, want string, compare bool, stderr io.Writer) (string, *chos
 		return "", nil, err
 	}
 	name := filepath.ToSlash(file)
+	if site.InputName(file) == site.StdinName {
+		name = site.StdinName // "-" and /dev/stdin: "stdin:3:7: …"
+	}
 	sc, err := pickScenario(name, src, want)
 	if err != nil {
 		return "", nil, err
