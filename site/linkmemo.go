@@ -86,7 +86,7 @@ type linkContext struct {
 	static    map[string]string
 	staticOut map[string]bool
 	figs      map[*Page][]pageFigure
-	broken    map[*Page]bool
+	broken    map[*Page][]pageFigure
 	targets   map[*Page]string
 }
 
@@ -151,11 +151,12 @@ func (lc *linkContext) targetFacts(to *Page) string {
 	return f
 }
 
-// figureFacts is what checkFragments reads of a page's figures.
-func figureFacts(figs []pageFigure, broken bool) string {
+// figureFacts is what checkFragments reads of a page's figures, those
+// that built and those that did not.
+func figureFacts(figs, broken []pageFigure) string {
 	var b strings.Builder
-	if broken {
-		b.WriteString("broken")
+	for _, f := range broken {
+		b.WriteString("\x03" + f.id + "\x00" + f.full)
 	}
 	for _, f := range figs {
 		b.WriteString("\x01" + f.id + "\x00" + f.full + "\x00" + strconv.Itoa(f.last))

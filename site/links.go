@@ -274,10 +274,15 @@ type pageFigure struct {
 //     "#acks-one-loss?producer.acks=0"): each knob named once, by its
 //     path, with one of its values.
 //
-// figs lists each page's figures in page order; brokenFigures marks the
-// pages with a fence that did not parse, whose id may be the one a link
-// names (the fence's own error says what to fix).
-func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures map[*Page]bool) sim.ErrorList {
+// figs lists each page's figures in page order; broken lists, the same
+// way, its fences that did not parse (their id as written, last -1; id ""
+// when not even the id could be read). A link naming a broken figure
+// cannot be checked (its beats and knobs are not known), and says so
+// beside the fence's own error, so that a bad beat or knob value is not
+// found only once the fence is mended; a link naming nothing on a page
+// whose broken fence has no id may name that one, and is left to the
+// fence's error.
+func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.ErrorList {
 	var errs sim.ErrorList
 	for _, l := range links {
 		head, query, hasQuery := strings.Cut(l.frag, "?")
@@ -315,8 +320,15 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 		if name == "" {
 			continue // reported as ambiguous
 		}
-		if fig == nil && brokenFigures[l.to] {
-			continue // the page's broken fence has its own error; this may name it
+		if fig == nil && (isBeat || hasQuery || !hasHeadingID(l.to, name) && name != "" && !strings.EqualFold(name, "top") && name != "main") {
+			// Not a figure that built, nor a heading: a broken one?
+			if b := brokenFigure(broken[l.to], name); b != nil {
+				fail("figure %q of %s does not build (its fence's error says why), so this link could not be checked", b.id, l.to.File)
+				continue
+			}
+			if brokenFigure(broken[l.to], "") != nil {
+				continue // the fence whose id could not be read may be this one
+			}
 		}
 		if fig != nil && hasQuery {
 			if msg := checkKnobQuery(fig, query); msg != "" {
@@ -350,6 +362,18 @@ func checkFragments(links []fragLink, figs map[*Page][]pageFigure, brokenFigures
 		}
 	}
 	return errs
+}
+
+// brokenFigure returns the broken figure of a page that name names by its
+// id or full id, or, for name "", one whose id could not be read; nil when
+// there is none.
+func brokenFigure(broken []pageFigure, name string) *pageFigure {
+	for i, b := range broken {
+		if name == "" && b.id == "" || name != "" && (name == b.id || name == b.full) {
+			return &broken[i]
+		}
+	}
+	return nil
 }
 
 // checkKnobQuery checks the knob values a figure link names after "?":

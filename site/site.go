@@ -289,13 +289,17 @@ func generate(o Options) (*Site, error) {
 	errs = append(errs, serrs...)
 	errs = append(errs, computeFigures(all, &o)...)
 	figs := make(map[*Page][]pageFigure, len(all))
-	broken := map[*Page]bool{}
+	broken := map[*Page][]pageFigure{} // fences that did not parse, by their id as written
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			if r := f.result; r.ScenarioID != "" {
 				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, full: f.domID(pg.Slug, r.ScenarioID), last: r.Beats - 1, knobs: r.Knobs})
 			} else {
-				broken[pg] = true
+				b := pageFigure{id: r.FenceID, last: -1}
+				if b.id != "" {
+					b.full = FigureID(pg.Slug, b.id)
+				}
+				broken[pg] = append(broken[pg], b)
 			}
 		}
 	}
