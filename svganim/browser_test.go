@@ -27,6 +27,7 @@ var (
 	shots     = flag.String("shots", "", "write browser screenshots of the test page into this folder")
 	shotIDs   = flag.String("shot-ids", "", "with -shots: only these figures (comma-separated ids, as safeID writes them)")
 	stepTrace = flag.String("steptrace", "", "with -bench BrowserStep: record one more round, one press a frame, as a Chrome trace into this file (chrome://tracing, Perfetto) and log where its time went, press by press")
+	stepPace  = flag.Duration("steppace", 350*time.Millisecond, "with -bench BrowserStep: the time between two presses of its sliding rounds (each step starts its slides); with -steptrace, a round at this pace is traced too")
 	stepWhy   = flag.Bool("stepwhy", false, "with -steptrace: also record why the style and layout passes had work (DevTools' invalidation tracking, which slows the round) and log the class and attribute changes behind it")
 )
 
@@ -490,11 +491,11 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 // shared with other work a press is slowed by whatever else runs, and its
 // fastest round is what the figure itself costs. Presses one frame apart
 // cut (a step while the last slide runs does not slide), so three more
-// rounds, untimed by the benchmark, press every 0.35 s, each step
-// starting its slides: "-sliding". The budget is a p99 of 4 ms; it is
+// rounds, untimed by the benchmark, press every 0.35 s (-steppace), each
+// step starting its slides: "-sliding". The budget is a p99 of 4 ms; it is
 // reported, never tested, since it depends on the machine.
 //
-//	go test ./svganim -run '^$' -bench BrowserStep -benchtime 7x
+//	go test ./svganim -run '^$' -bench BrowserStep -benchtime 7x [-steppace 350ms] [-steptrace FILE [-stepwhy]]
 func BenchmarkBrowserStep(b *testing.B) {
 	var heavy namedTrace
 	most := -1
@@ -529,9 +530,10 @@ func BenchmarkBrowserStep(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	pace := int(stepPace.Milliseconds())
 	var slide []float64
 	for range 3 { // 243 presses, so that one stray press is not the p99
-		slide = append(slide, stepRound(b, ctx, 350)...)
+		slide = append(slide, stepRound(b, ctx, pace)...)
 	}
 	for _, v := range [][]float64{all, best, slide} {
 		sort.Float64s(v)
@@ -540,7 +542,9 @@ func BenchmarkBrowserStep(b *testing.B) {
 		s := newScene(heavy.t)
 		u := unite(s)
 		_, tracks := u.encode(s.l.CellW, 0)
-		traceRound(b, ctx, *stepTrace, heavy.name, tracks, u.beats-1)
+		traceRound(b, ctx, *stepTrace, heavy.name, tracks, u.beats-1, 0)
+		ext := filepath.Ext(*stepTrace)
+		traceRound(b, ctx, strings.TrimSuffix(*stepTrace, ext)+"-sliding"+ext, heavy.name+" sliding", tracks, u.beats-1, pace)
 	}
 	b.ReportMetric(all[len(all)/2], "ms-median")
 	b.ReportMetric(all[len(all)*99/100], "ms-p99")
@@ -550,9 +554,9 @@ func BenchmarkBrowserStep(b *testing.B) {
 	b.ReportMetric(slide[len(slide)*99/100], "ms-p99-sliding")
 	b.Logf("%s", overBudget(rounds, heavy.t))
 	b.Logf("%s: %d presses in %d rounds: median %.1f ms, p99 %.1f ms, max %.1f ms; fastest round per press: median %.1f ms, p99 %.1f ms, max %.1f ms; "+
-		"%d presses 0.35 s apart: median %.1f ms, p99 %.1f ms, max %.1f ms",
+		"%d presses %v apart: median %.1f ms, p99 %.1f ms, max %.1f ms, %d over %.0f ms",
 		heavy.name, len(all), b.N, all[len(all)/2], all[len(all)*99/100], all[len(all)-1], best[len(best)/2], best[len(best)*99/100], best[len(best)-1],
-		len(slide), slide[len(slide)/2], slide[len(slide)*99/100], slide[len(slide)-1])
+		len(slide), *stepPace, slide[len(slide)/2], slide[len(slide)*99/100], slide[len(slide)-1], overCount(slide), stepBudget)
 }
 
 // stepBudget is the stepping budget BenchmarkBrowserStep reports against:
@@ -601,26 +605,37 @@ func overBudget(rounds [][]float64, tr *sim.Trace) string {
 		stepBudget, over, len(rounds)*len(rounds[0]), names, strays)
 }
 
-// traceRound records one stepRound, one press a frame, as a Chrome trace
-// into file, and logs the renderer main thread's time per press by phase:
-// in all, and within the frame callbacks stepRound times (the key press,
+// overCount is how many of the presses took longer than stepBudget.
+func overCount(ms []float64) int {
+	n := 0
+	for _, v := range ms {
+		if v > stepBudget {
+			n++
+		}
+	}
+	return n
+}
+
+// traceRound records one stepRound, each press gapMS after the last (at
+// least one frame), as a Chrome trace into file, and logs the renderer
+// main thread's time per press by phase: in all, and within the frame callbacks stepRound times (the key press,
 // its handler and the style and layout its offsetHeight forces). Then,
 // press by press (tracks are the figure's, last its last beat): the beat
 // it shows, how many tracks change there by field (patch.go names them),
 // how many elements its style pass recalculated and how many layout
 // objects its layout pass laid out, and its processor time, the slowest
-// presses first. With -stepwhy it records invalidation tracking too and
-// logs, for the three slowest presses, the class and attribute changes
-// that made style work and the elements they invalidated, and why layout
-// objects needed layout.
-func traceRound(b testing.TB, ctx context.Context, file, name string, tracks [][]any, last int) {
+// presses first, into file's name with .txt for its extension. With
+// -stepwhy it records invalidation tracking too and lists, for the three
+// slowest presses, the class and attribute changes that made style work
+// and the elements they invalidated, and why layout objects needed layout.
+func traceRound(b testing.TB, ctx context.Context, file, name string, tracks [][]any, last, gapMS int) {
 	var presses int
 	var extra []string
 	if *stepWhy {
 		extra = append(extra, browsertest.InvalidationTracking)
 	}
 	events, err := browsertest.Trace(ctx, func() error {
-		presses = len(stepRound(b, ctx, 0))
+		presses = len(stepRound(b, ctx, gapMS))
 		return nil
 	}, extra...)
 	if err != nil {
@@ -691,7 +706,12 @@ func traceRound(b testing.TB, ctx context.Context, file, name string, tracks [][
 		}
 		lines = append(lines, line)
 	}
-	b.Logf("presses, slowest first (processor time of the frame callback):\n%s", strings.Join(lines, "\n"))
+	// Into a file: go test keeps only a benchmark log's first ten lines.
+	list := strings.TrimSuffix(file, filepath.Ext(file)) + ".txt"
+	if err := os.WriteFile(list, []byte(name+": presses, slowest first (processor time of the frame callback):\n"+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("presses, slowest first: %s", list)
 }
 
 // fieldCounts writes how many tracks change, by field: "c 31, 0 7, v 4".
