@@ -70,8 +70,16 @@ func escapeWith(s string, plus bool) string {
 // UTF-8 as \ufffd. s may be a string or bytes (a variant's markup, which
 // is not copied into a string first).
 func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	b = appendJSONChars(b, s)
+	return append(b, '"')
+}
+
+// appendJSONChars appends s escaped as appendJSONString escapes it, without
+// the quotes: a JSON string written in pieces, each split from the next
+// between two whole runes, is the pieces' chars between one pair of quotes.
+func appendJSONChars[S ~string | ~[]byte](b []byte, s S) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -121,8 +129,7 @@ func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
 		}
 		i += n
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // jsonPlain says which ASCII bytes appendJSONString writes as they are:

@@ -229,35 +229,69 @@ func (d *figData) write(b *bytes.Buffer) {
 	if class == "" {
 		class = "kflow"
 	}
-	b.WriteString(`<figure class="` + class + `" id="` + id + `" data-last="` + itoa(d.Last) + `" data-poster="` + itoa(d.Poster) +
-		`" data-open="` + itoa(d.Open) + `" tabindex="0" aria-labelledby="` + id + `-t">
-<figcaption class="kf-title" id="` + id + `-t">` + escapeText(d.Title) + `</figcaption>
+	// Piece by piece: a string built of the pieces first would be made
+	// and thrown away (a story's items are thousands a build).
+	w := b.WriteString
+	w(`<figure class="`)
+	w(class)
+	w(`" id="`)
+	w(id)
+	w(`" data-last="`)
+	w(itoa(d.Last))
+	w(`" data-poster="`)
+	w(itoa(d.Poster))
+	w(`" data-open="`)
+	w(itoa(d.Open))
+	w(`" tabindex="0" aria-labelledby="`)
+	w(id)
+	w(`-t">
+<figcaption class="kf-title" id="`)
+	w(id)
+	w(`-t">`)
+	w(escapeText(d.Title))
+	w(`</figcaption>
 <div class="kf-view">`)
 	b.Write(d.SVG)
-	b.WriteString(`</div>`)
+	w(`</div>`)
 	if len(d.Keys) > 0 {
-		b.WriteString("\n" + `<div class="kf-legend" role="group" aria-label="keys: press one to isolate it">`)
+		w("\n" + `<div class="kf-legend" role="group" aria-label="keys: press one to isolate it">`)
 		for _, k := range d.Keys {
 			slot := itoa(k.Slot)
-			b.WriteString(`<button type="button" class="kf-key k` + slot + `" data-k="` + slot + `" aria-pressed="false"`)
+			w(`<button type="button" class="kf-key k`)
+			w(slot)
+			w(`" data-k="`)
+			w(slot)
+			w(`" aria-pressed="false"`)
 			if k.Short != k.Key {
 				key := escapeText(k.Key)
-				b.WriteString(` title="` + key + `" aria-label="key ` + key + `"`)
+				w(` title="`)
+				w(key)
+				w(`" aria-label="key `)
+				w(key)
+				w(`"`)
 			}
-			b.WriteString(`><span class="kf-sw">` + escapeText(k.Label) + `</span> ` + escapeText(k.Short) + `</button>`)
+			w(`><span class="kf-sw">`)
+			w(escapeText(k.Label))
+			w(`</span> `)
+			w(escapeText(k.Short))
+			w(`</button>`)
 		}
-		b.WriteString(`</div>`)
+		w(`</div>`)
 	}
-	b.WriteString("\n" + `<div class="kf-capbox"><div class="kf-caption" aria-live="polite">` + d.Caption + `</div></div>
+	w("\n" + `<div class="kf-capbox"><div class="kf-caption" aria-live="polite">`)
+	w(d.Caption)
+	w(`</div></div>
 <details class="kf-story"><summary>The whole story, beat by beat</summary>
 <ol start="0">`)
 	for _, st := range d.Story {
-		b.WriteString(`<li>` + st + `</li>`)
+		w(`<li>`)
+		w(st)
+		w(`</li>`)
 	}
-	b.WriteString(`</ol></details>
+	w(`</ol></details>
 <script type="application/json" class="kf-tracks">`)
 	b.Write(d.Tracks)
-	b.WriteString(`</script>
+	w(`</script>
 </figure>
 `)
 }

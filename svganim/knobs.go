@@ -81,12 +81,15 @@ func KnobPage(id string, knobs []Knob, variants []Variant, def int) ([]byte, err
 	if len(knobs) == 0 || n != len(variants) || def < 0 || def >= n {
 		return nil, fmt.Errorf("figure %s: %d variants for knobs with %d combinations (default %d)", id, len(variants), n, def)
 	}
-	class, inner, err := variantMarkup(id, def, variants[def].HTML)
+	v, err := variantMarkup(id, def, variants[def].HTML)
 	if err != nil {
 		return nil, err
 	}
+	// Sized for the picture, the knobs and a row of the table for each
+	// combination, so that the figure's markup is not copied as it grows.
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<figure class="%s" id="%s" data-kn="%d" data-kv="%d" tabindex="0" aria-labelledby="%s-t">`+"\n", class, id, n, def, id)
+	b.Grow(v.len() + 1024 + 512*len(knobs) + knobTableRowBytes*len(variants))
+	fmt.Fprintf(&b, `<figure class="%s" id="%s" data-kn="%d" data-kv="%d" tabindex="0" aria-labelledby="%s-t">`+"\n", v.class, id, n, def, id)
 	b.WriteString(`<div class="kf-knobs" hidden>`)
 	d := variants[def].Choice
 	for ki, k := range knobs {
@@ -113,10 +116,14 @@ func KnobPage(id string, knobs []Knob, variants []Variant, def int) ([]byte, err
 	// one's repeats past deflate's 32 KB window — on the Partitions page
 	// 800 bytes of table cost 1.6 KB gzip.
 	outcomeTable(&b, knobs, variants, def)
-	b.Write(inner)
+	v.write(&b)
 	b.WriteString("</figure>\n")
 	return b.Bytes(), nil
 }
+
+// knobTableRowBytes is about what the outcome table takes for one
+// combination, for sizing buffers.
+const knobTableRowBytes = 512
 
 // leftOnlyWords follows the values of a knob that changes a side-by-side
 // figure's first run only (Knob.LeftOnly). "First", not "left": on a
@@ -129,20 +136,20 @@ const leftOnlyWords = "changes the first run; the second keeps its own"
 // self.kfVLoaded("ID.i") when knobs.js waits for it. The error reports
 // markup that is not a figure of this id.
 func KnobAsset(id string, i int, html []byte) ([]byte, error) {
-	_, inner, err := variantMarkup(id, i, html)
+	v, err := variantMarkup(id, i, html)
 	if err != nil {
 		return nil, err
 	}
-	// Written in one buffer sized for the markup and its escapes (over
-	// the guide's variants the escaped markup is 1.28 to 1.42 times as
-	// long as the markup).
 	key := strconv.Quote(id + "." + itoa(i))
-	a := make([]byte, 0, len(inner)+len(inner)/2+2*len(key)+64)
+	n := v.len()
+	a := make([]byte, 0, n+n/2+2*len(key)+64)
 	a = append(a, "(self.kfV=self.kfV||{})["...)
 	a = append(a, key...)
-	a = append(a, "]="...)
-	a = appendJSONString(a, inner)
-	a = append(a, ";self.kfVLoaded&&kfVLoaded("...)
+	a = append(a, "]=\""...)
+	a = appendJSONChars(a, v.open)
+	a = appendJSONChars(a, v.body)
+	a = appendJSONChars(a, variantClose)
+	a = append(a, "\";self.kfVLoaded&&kfVLoaded("...)
 	a = append(a, key...)
 	a = append(a, ");\n"...)
 	return a, nil
@@ -150,11 +157,13 @@ func KnobAsset(id string, i int, html []byte) ([]byte, error) {
 
 // variantMarkup turns variant i's <figure> into a <div class="kf-var">
 // with the figure's beat attributes, and returns the figure's classes.
-func variantMarkup(id string, i int, fig []byte) (class string, inner []byte, err error) {
+// The div is returned in pieces (varMarkup), its body a slice of fig, so
+// that each writer copies the figure's markup once, into its own output.
+func variantMarkup(id string, i int, fig []byte) (varMarkup, error) {
 	end := bytes.IndexByte(fig, '>')
 	close := bytes.LastIndex(fig, []byte("</figure>"))
 	if !bytes.HasPrefix(fig, []byte("<figure ")) || end < 0 || close < end || !bytes.Contains(fig[:end], []byte(` id="`+id+`"`)) {
-		return "", nil, fmt.Errorf("figure %s: variant %d is not a figure with this id", id, i)
+		return varMarkup{}, fmt.Errorf("figure %s: variant %d is not a figure with this id", id, i)
 	}
 	tag := string(fig[:end])
 	attr := func(name string) string {
@@ -162,11 +171,31 @@ func variantMarkup(id string, i int, fig []byte) (class string, inner []byte, er
 		v, _, _ = strings.Cut(v, `"`)
 		return v
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `<div class="kf-var" data-v="%d" data-last="%s" data-poster="%s" data-open="%s">`, i, attr("data-last"), attr("data-poster"), attr("data-open"))
-	b.Write(bytes.TrimRight(fig[end+1:close], "\n"))
-	b.WriteString("\n</div>\n")
-	return attr("class"), b.Bytes(), nil
+	return varMarkup{
+		class: attr("class"),
+		open:  `<div class="kf-var" data-v="` + itoa(i) + `" data-last="` + attr("data-last") + `" data-poster="` + attr("data-poster") + `" data-open="` + attr("data-open") + `">`,
+		body:  bytes.TrimRight(fig[end+1:close], "\n"),
+	}, nil
+}
+
+// varMarkup is a variant's <div class="kf-var">: open, body, then
+// variantClose; class is its figure's classes.
+type varMarkup struct {
+	class, open string
+	body        []byte
+}
+
+// variantClose ends a variant's div.
+const variantClose = "\n</div>\n"
+
+// len is the length of the div's markup.
+func (v varMarkup) len() int { return len(v.open) + len(v.body) + len(variantClose) }
+
+// write appends the div's markup to b.
+func (v varMarkup) write(b *bytes.Buffer) {
+	b.WriteString(v.open)
+	b.Write(v.body)
+	b.WriteString(variantClose)
 }
 
 // outcomeTable writes the table of every combination's outcome: one row
