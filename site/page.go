@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -506,8 +505,7 @@ func headings(doc ast.Node, src []byte) []Heading {
 // and a soft line break is a space. The result is text, not HTML: the
 // templates escape it.
 func plainText(n ast.Node, src []byte) string {
-	var buf bytes.Buffer
-	w := bufio.NewWriter(&buf)
+	w := new(textWriter)
 	hw := html.DefaultWriter
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -546,9 +544,23 @@ func plainText(n ast.Node, src []byte) string {
 		}
 		return ast.WalkContinue, nil
 	})
-	_ = w.Flush()
-	return stdhtml.UnescapeString(buf.String())
+	return stdhtml.UnescapeString(w.String())
 }
+
+// textWriter is a strings.Builder that goldmark's writers take as it is
+// (a util.BufWriter), where they would put a bufio.Writer of 4 KB between
+// them and anything else; its String is its bytes, not a copy. Nothing it
+// holds waits to be flushed.
+type textWriter struct{ strings.Builder }
+
+// Available is the room left before the builder grows.
+func (w *textWriter) Available() int { return w.Cap() - w.Len() }
+
+// Buffered is 0: every byte written is in the builder.
+func (*textWriter) Buffered() int { return 0 }
+
+// Flush does nothing.
+func (*textWriter) Flush() error { return nil }
 
 // headingRenderer writes headings with their id and a "#" anchor link to
 // themselves, so every section can be linked to.

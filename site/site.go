@@ -436,18 +436,14 @@ func generate(o Options) (*Site, error) {
 			}
 			j.data.Content = body
 		}
-		var buf bytes.Buffer
-		buf.Grow(len(j.data.Content) + len(j.data.Nav)*navItemBytes + 16<<10)
+		// Sized for the built-in layout; a page whose layout takes more
+		// grows its buffer.
+		buf := pageBuffer(make([]byte, 0, len(j.data.Content)+(len(j.data.Nav)+len(j.data.Headings))*navItemBytes+layoutBytes))
 		if err := tmpl.ExecuteTemplate(&buf, "layout.html", j.data); err != nil {
 			rerrs[i] = &templateError{err}
 			return
 		}
-		// Kept at its length: a grown buffer's spare capacity was a third
-		// of a big site's memory.
-		data := buf.Bytes()
-		if cap(data)-len(data) > len(data)/8 {
-			data = bytes.Clone(data)
-		}
+		data := buf.trim()
 		rendered[i] = File{Path: j.out, Data: data}
 		if o.Pages != nil && key != "" {
 			o.Pages.put(key, data)
@@ -552,9 +548,40 @@ func generate(o Options) (*Site, error) {
 	return s, nil
 }
 
-// navItemBytes is about what one entry of a page's navigation takes in
-// layout.html (the guide's is about 100 bytes), for sizing buffers.
+// navItemBytes is about what one entry of a page's navigation, or of its
+// table of contents, takes in layout.html (the guide's are about 100
+// bytes), for sizing buffers.
 const navItemBytes = 128
+
+// layoutBytes is about what layout.html takes besides a page's content,
+// navigation and table of contents (the guide's pages: under 1.2 KB).
+const layoutBytes = 2 << 10
+
+// pageBuffer is what a page is rendered into: an io.Writer appending to
+// a slice made at the page's expected size. A bytes.Buffer grown to that
+// size zeroes its whole capacity first; a slice made fresh from the
+// system's memory is not zeroed again (the system's pages are), so its
+// room past the page's end costs no page faults.
+type pageBuffer []byte
+
+// Write appends p.
+func (b *pageBuffer) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
+
+// trim returns the page, kept at its length when the buffer holds much
+// more: a grown buffer's spare capacity was a third of a big site's
+// memory. Spare room of up to maxSpare is kept.
+func (b pageBuffer) trim() []byte {
+	if spare := cap(b) - len(b); spare > len(b)/8 && spare > maxSpare {
+		return bytes.Clone(b)
+	}
+	return b
+}
+
+// maxSpare is the spare capacity a page's buffer may keep (pageBuffer.trim).
+const maxSpare = 8 << 10
 
 // layoutData is what layout.html and index.html see.
 type layoutData struct {
@@ -855,7 +882,7 @@ func renderBody(md goldmark.Markdown, pg *Page) (template.HTML, error) {
 	for _, f := range pg.figures {
 		n += len(f.HTML)
 	}
-	var buf bytes.Buffer
+	var buf textWriter
 	buf.Grow(n + n/8)
 	if err := md.Renderer().Render(&buf, pg.src, pg.doc); err != nil {
 		return "", fmt.Errorf("%s: rendering: %w", pg.File, err)
