@@ -12,22 +12,13 @@ import "slices"
 // it has handed out (logs only grow past the recorded length and are copied
 // on truncation; ISR and assignment slices are replaced, never edited).
 func (e *engine) record() Beat {
-	b := Beat{Beat: e.now, Events: e.events}
-	if b.Events == nil {
-		b.Events = noEvents
-	}
+	b := Beat{Beat: e.now}
+	b.Events, e.events = carve(e.events, noEvents)
 	for i := range b.Events {
 		b.Events[i].Text = describe(b.Events[i])
 	}
-	// The next beat's lists start at this beat's length: beats are alike,
-	// and growing an Event or Message list by doubling costs more than the
-	// lists themselves. The recorded slices are never appended to again.
-	e.events = make([]Event, 0, len(b.Events))
-	b.Messages = e.sent
-	if b.Messages == nil {
-		b.Messages = noMessages
-	}
-	e.lastSent, e.sent = e.sent, make([]Message, 0, len(e.sent))
+	b.Messages, e.sent = carve(e.sent, noMessages)
+	e.lastSent = b.Messages
 	b.Brokers = make([]Broker, 0, len(e.brokers)-1)
 	for id := 1; id < len(e.brokers); id++ {
 		b.Brokers = append(b.Brokers, Broker{Broker: id, Online: e.brokers[id].online, Paused: e.brokers[id].paused,
@@ -248,3 +239,27 @@ func (e *engine) recordMembers() []MemberLife {
 	}
 	return out
 }
+
+// carve ends a beat's list of events or messages: it returns the list as
+// recorded, capped at its length (none: the shared empty list), and the
+// list the next beat appends to, which starts where it ends, in the room
+// left in its array. Beats are alike, so when that room would not hold as
+// many again the next list gets an array of its own for several beats of
+// as many (listChunk): one array for many beats' lists, where growing each
+// beat's list by doubling cost more than the lists (an Event is 600 bytes,
+// a Message 336). The recorded list is never appended to again.
+func carve[T any](list, none []T) (recorded, next []T) {
+	n := len(list)
+	if n == 0 {
+		return none, list
+	}
+	recorded, next = list[:n:n], list[n:n]
+	if cap(next) < n {
+		next = make([]T, 0, max(listChunk, 4*n))
+	}
+	return recorded, next
+}
+
+// listChunk is the fewest events or messages carve gives a new array room
+// for.
+const listChunk = 32
