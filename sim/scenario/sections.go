@@ -23,7 +23,13 @@ func (p *parser) topic(n *yaml.Node) {
 	if rf, ok := f["replication.factor"]; ok {
 		v := p.intSetting(rf.val, "replication.factor", t.ReplicationFactor, 1, sim.MaxReplicationFactor, true)
 		if !p.bad["replication.factor"] && !p.bad["brokers"] && v > p.sc.Brokers {
-			p.errorf(rf.val, "replication.factor %d is more than the %d brokers: each replica needs its own broker (Kafka refuses such a topic with INVALID_REPLICATION_FACTOR)", v, p.sc.Brokers)
+			// Kafka's own words (InvalidReplicationFactorException):
+			// "Replication factor: 3 larger than available brokers: 1."
+			there := "there are only " + plural(p.sc.Brokers, "broker")
+			if p.sc.Brokers == 1 {
+				there = "there is only 1 broker"
+			}
+			p.errorf(rf.val, "replication.factor %d needs %d brokers, one for each replica, but %s (Kafka refuses such a topic with INVALID_REPLICATION_FACTOR)", v, v, there)
 			p.bad["replication.factor"] = true
 		}
 		t.ReplicationFactor = v
