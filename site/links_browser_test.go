@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -127,5 +128,53 @@ func TestBrowserHandTypedLinks(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestBrowserLinkPastEndBeatsKnob: a deep link past the last beat of a
+// figure whose beats is a knob names the last beat of the combination it
+// shows, not of the fence's own (the note said "ends at beat 6" while the
+// beats=12 combination it showed ends at 12), and so does the note for a
+// beat that is no number.
+func TestBrowserLinkPastEndBeatsKnob(t *testing.T) {
+	browsertest.Chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	fsys := fstest.MapFS{"b.md": page("title: B", "```kflow\nid: bk\nbeats: 6\nknobs:\n  beats: [6, 12]\n```\n")}
+	if _, err := Build(Options{Content: fsys, ContentName: "content"}, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.Start(t, 1280, 900)
+	for _, c := range []struct {
+		frag, at, pressed string
+		note              []string
+	}{
+		{"@99?beats=12", "12 / 12", "12", []string{"beat 99", "ends at beat 12"}},
+		{"@99", "6 / 6", "6", []string{"beat 99", "ends at beat 6"}},
+		{"@x?beats=12", "0 / 12", "12", []string{"“@x” names no beat", "0 to 12"}},
+	} {
+		t.Run(c.frag, func(t *testing.T) {
+			tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			url := "file://" + filepath.ToSlash(filepath.Join(out, "b.html")) + "#b--bk" + c.frag
+			if err := chromedp.Do(tctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url)); err != nil {
+				t.Fatal(err)
+			}
+			settled := fmt.Sprintf(`(() => { const s = %s; return s.At === %q && s.Pressed === %q && s.Note !== '' })()`, fmt.Sprintf(readLink, "b--bk"), c.at, c.pressed)
+			wait, cancelWait := context.WithTimeout(tctx, 10*time.Second)
+			_, _ = chromedp.Run(wait, chromedp.Poll[bool](settled))
+			cancelWait()
+			s, err := chromedp.Run(tctx, chromedp.Evaluate[linkState](fmt.Sprintf(readLink, "b--bk")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.At != c.at || s.Pressed != c.pressed {
+				t.Errorf("shows beat %q with %q pressed, want %q and %q", s.At, s.Pressed, c.at, c.pressed)
+			}
+			for _, part := range c.note {
+				if !strings.Contains(s.Note, part) {
+					t.Errorf("the note %q does not say %q", s.Note, part)
+				}
+			}
+		})
 	}
 }

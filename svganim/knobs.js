@@ -134,7 +134,8 @@
     }
     markOutcome(def);
 
-    function select(i, b) {
+    // then, when given, is called with the combination once it shows.
+    function select(i, b, then) {
       const key = fig.id + '.' + i;
       const ready = () => {
         if (wanted !== i) return; // a later pick won
@@ -168,6 +169,7 @@
         const at = Math.min(b, +shown[i].dataset.last);
         if ((built[i] ||= Stepper(fig, shown[i])).beat() !== at) built[i].go(at);
         if (left !== shown[i]) keepOpen(shown[i], left);
+        then?.(shown[i]);
       };
       wanted = i;
       if (shown[i] || self.kfV?.[key]) return ready();
@@ -185,14 +187,15 @@
       go: b => select(cur, b),
       stop: () => built[cur].stop(),
       // "producer.acks=0&topic.partitions=3"; the knobs left out take
-      // the fence's own values.
-      restore(query, b) {
+      // the fence's own values. then(combination) follows once it shows
+      // (kf-link.js reads its last beat).
+      restore(query, b, then) {
         const next = defChoice.slice();
         for (const [path, value] of new URLSearchParams(query)) {
           const k = paths.indexOf(path), v = values[k]?.indexOf(value);
           if (v >= 0) next[k] = v;
         }
-        select(indexOf(next), b);
+        select(indexOf(next), b, then);
       },
     };
   };

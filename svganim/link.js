@@ -10,7 +10,9 @@
 // dropped in silence:
 //   - a beat that is not a whole number ("@x", "@-1"): the beat is left
 //     as it is (a page opens a figure at its start);
-//   - a beat past the last: the last beat is shown (the stepper clamps);
+//   - a beat past the last: the last beat is shown (the stepper clamps),
+//     the last of the knob combination the link picks (beats may be a
+//     knob), which the note names once that combination shows;
 //   - a knob the figure does not have, or a value its knob does not
 //     offer: that part is left out, and the knob keeps its value.
 // Either way the page scrolls to the figure's top (figure.css gives it a
@@ -27,19 +29,10 @@
     const [, , at, query = ''] = m;
     const problems = [];
 
-    let beat;
-    if (at !== undefined) {
-      const last = +(fig.querySelector('.kf-var') || fig).dataset.last;
-      if (!/^\d+$/.test(at)) {
-        problems.push(`The link’s “@${at}” names no beat (they run from 0 to ${last}).`);
-      } else {
-        beat = +at;
-        // A figure with knobs: the last beat of the combination shown
-        // first, which the fence's beats give every combination unless
-        // beats is itself a knob.
-        if (beat > last) problems.push(`The link asks for beat ${beat}, but the figure ends at beat ${last}, shown here.`);
-      }
-    }
+    // The beat asked for, when it is a whole number; the note about it
+    // is written once the combination the link picks shows, as its last
+    // beat is the one to name (beats may itself be a knob).
+    const beat = at !== undefined && /^\d+$/.test(at) ? +at : undefined;
 
     const knobs = [...fig.querySelectorAll('.kf-knob')];
     const paths = knobs.map(k => k.dataset.path);
@@ -53,14 +46,25 @@
       else kept.append(path, value);
     }
 
-    if (stepper.restore) stepper.restore(kept.toString(), beat);
-    else if (beat !== undefined) stepper.go(beat);
-    if (problems.length) {
-      const note = document.createElement('p');
-      note.className = 'kf-linknote';
-      note.setAttribute('role', 'status');
-      note.textContent = problems.join(' ');
-      fig.prepend(note);
+    // shown is the combination shown (a .kf-var), or the figure itself.
+    const hash = location.hash;
+    const note = shown => {
+      if (location.hash !== hash) return; // a later link is followed
+      const last = +shown.dataset.last;
+      if (at !== undefined && beat === undefined) problems.unshift(`The link’s “@${at}” names no beat (they run from 0 to ${last}).`);
+      else if (beat > last) problems.unshift(`The link asks for beat ${beat}, but the figure ends at beat ${last}, shown here.`);
+      if (!problems.length) return;
+      const p = document.createElement('p');
+      p.className = 'kf-linknote';
+      p.setAttribute('role', 'status');
+      p.textContent = problems.join(' ');
+      fig.prepend(p);
+      fig.scrollIntoView({ block: 'start' }); // the note moved the figure's runs down
+    };
+    if (stepper.restore) stepper.restore(kept.toString(), beat, note);
+    else {
+      if (beat !== undefined) stepper.go(beat);
+      note(fig);
     }
     fig.focus({ preventScroll: true });
     fig.scrollIntoView({ block: 'start' });

@@ -337,7 +337,7 @@
       const b = e.target.closest('button');
       if (b) later(h => h.pick(+b.dataset.kb, +b.dataset.kval));
     };
-    return { go: b => (host || first).go(b), stop: () => (host || first).stop(), restore: (q, b) => later(h => h.restore(q, b)) };
+    return { go: b => (host || first).go(b), stop: () => (host || first).stop(), restore: (q, b, then) => later(h => h.restore(q, b, then)) };
   }
 
   // kf-link.js follows a deep link, #ID@BEAT?KNOB=VALUE&….
