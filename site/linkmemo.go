@@ -159,7 +159,10 @@ func figureFacts(figs, broken []pageFigure) string {
 		b.WriteString("\x03" + f.id + "\x00" + f.full)
 	}
 	for _, f := range figs {
-		b.WriteString("\x01" + f.id + "\x00" + f.full + "\x00" + strconv.Itoa(f.last))
+		b.WriteString("\x01" + f.id + "\x00" + f.full + "\x00" + strconv.Itoa(f.last) + "\x00" + strconv.Itoa(f.def))
+		for _, l := range f.lasts {
+			b.WriteString("\x00" + strconv.Itoa(l))
+		}
 		for _, k := range f.knobs {
 			b.WriteString("\x02" + k.Path)
 			for _, v := range k.Values {

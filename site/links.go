@@ -253,11 +253,47 @@ func (l fragLink) position() sim.Pos {
 
 // pageFigure is what a link needs to know of a figure: its scenario id,
 // its full id (FigureID, made once: every link to the page compares it),
-// last beat and knobs.
+// last beat and knobs, and with knobs the last beat of each combination
+// and the fence's own (FigureResult.Lasts).
 type pageFigure struct {
 	id, full string
 	last     int
 	knobs    []KnobInfo
+	lasts    []int
+	def      int
+}
+
+// lastOf returns the last beat of the combination a link's knob query
+// picks (checked by checkKnobQuery; the knobs it leaves out keep the
+// fence's own values) and that combination's name ("" for the fence's
+// own). Combinations are numbered as fence.Parsed.Variants is, the last
+// knob varying fastest.
+func (f *pageFigure) lastOf(query string) (int, string) {
+	if len(f.lasts) == 0 || query == "" {
+		return f.last, ""
+	}
+	choice := make([]int, len(f.knobs))
+	for k, i := len(f.knobs)-1, f.def; k >= 0; k-- {
+		choice[k], i = i%len(f.knobs[k].Values), i/len(f.knobs[k].Values)
+	}
+	for _, part := range strings.Split(query, "&") {
+		path, value, _ := strings.Cut(part, "=")
+		for k, kn := range f.knobs {
+			if kn.Path == path {
+				choice[k] = slices.Index(kn.Values, value)
+			}
+		}
+	}
+	i := 0
+	var label []string
+	for k, kn := range f.knobs {
+		i = i*len(kn.Values) + choice[k]
+		label = append(label, kn.Path+"="+kn.Values[choice[k]])
+	}
+	if i == f.def || i >= len(f.lasts) {
+		return f.last, ""
+	}
+	return f.lasts[i], strings.Join(label, ", ")
 }
 
 // checkFragments checks each fragment against the page it points at and
@@ -352,8 +388,11 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 			n, err := strconv.Atoi(beat)
 			if err != nil || n < 0 || strconv.Itoa(n) != beat {
 				fail("%q is not a beat number (write #FIGURE@BEAT, e.g. #%s@3)", beat, fig.id)
-			} else if n > fig.last {
-				fail("figure %q ends at beat %d", fig.id, fig.last)
+			} else if last, combo := fig.lastOf(query); n > last {
+				if combo != "" {
+					combo = " with " + combo
+				}
+				fail("figure %q ends at beat %d%s", fig.id, last, combo)
 			} else {
 				*l.ref.dest = []byte(l.page + "#" + name + "@" + beat + suffix)
 			}

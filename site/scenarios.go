@@ -33,6 +33,13 @@ type FigureResult struct {
 	// checks of links that name their values.
 	Assets [][]byte
 	Knobs  []KnobInfo
+	// Lasts is the last beat of each knob combination, in combination
+	// order (fence.Result.Runs; the longer run of a side-by-side one),
+	// and DefaultCombination the fence's own: a link to a beat is checked
+	// against the combination it picks, since beats may itself be a knob.
+	// Nil without knobs.
+	Lasts              []int
+	DefaultCombination int
 	// Beats is the number of frames (beats 0..Scenario.Beats; of the
 	// longer run of a fence with compare) and Records the number of
 	// records the producer created (in both runs).
@@ -326,6 +333,18 @@ func figureResult(run *fence.Result, work fence.Work, digest bool) *FigureResult
 	}
 	for _, k := range run.Knobs {
 		r.Knobs = append(r.Knobs, KnobInfo{Path: k.Path, Values: k.Values})
+	}
+	if len(run.Knobs) > 0 {
+		r.Lasts, r.DefaultCombination = make([]int, len(run.Runs)), run.Default
+		for i, rn := range run.Runs {
+			n := 0
+			for _, t := range []*sim.Trace{rn.Trace, rn.CompareTrace} {
+				if t != nil {
+					n = max(n, len(t.Beats))
+				}
+			}
+			r.Lasts[i] = n - 1
+		}
 	}
 	if sc := run.Scenario; sc != nil {
 		r.ScenarioID, r.IDPos = sc.ID, sc.IDPos

@@ -293,7 +293,7 @@ func generate(o Options) (*Site, error) {
 	for _, pg := range all {
 		for _, f := range pg.figures {
 			if r := f.result; r.ScenarioID != "" {
-				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, full: f.domID(pg.Slug, r.ScenarioID), last: r.Beats - 1, knobs: r.Knobs})
+				figs[pg] = append(figs[pg], pageFigure{id: r.ScenarioID, full: f.domID(pg.Slug, r.ScenarioID), last: r.Beats - 1, knobs: r.Knobs, lasts: r.Lasts, def: r.DefaultCombination})
 			} else {
 				b := pageFigure{id: r.FenceID, last: -1}
 				if b.id != "" {

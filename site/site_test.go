@@ -921,6 +921,20 @@ func TestSiteFramesLimit(t *testing.T) {
 	}
 }
 
+// TestFigureLinkBeatsKnob: a link to a beat of a figure whose beats is a
+// knob is checked against the last beat of the combination it picks: the
+// build refused "#bk@10?beats=12" as past beat 6, the fence's own last.
+func TestFigureLinkBeatsKnob(t *testing.T) {
+	fsys := fstest.MapFS{"b.md": page("title: B", "```kflow\nid: bk\nbeats: 6\nknobs:\n  beats: [6, 12]\n```\n",
+		"[a](#bk@10?beats=12) [b](#bk@13?beats=12) [c](#bk@10) [d](#bk@6?beats=6)")}
+	_, err := Generate(Options{Content: fsys, ContentName: "content"})
+	want := `content/b.md:11:22: link to "#bk@13?beats=12": figure "bk" ends at beat 12 with beats=12` + "\n" +
+		`content/b.md:11:43: link to "#bk@10": figure "bk" ends at beat 6`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
 // TestTextAfterComment: a comment's closing line is part of it in
 // Markdown, so text after "-->" there would vanish; the build says so.
 func TestTextAfterComment(t *testing.T) {
