@@ -55,7 +55,9 @@ func open(t testing.TB, ctx context.Context, url string) {
 	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
-	eval[bool](t, ctx, `kfReady.then(() => true)`)
+	// Navigate can return on the previous document's load (about:blank
+	// before a page): wait for this page's script to define kfReady.
+	eval[bool](t, ctx, `new Promise(ok => { const w = () => self.kfReady ? kfReady.then(() => ok(true)) : setTimeout(w, 20); w(); })`)
 }
 
 func jsString(s string) string {
