@@ -154,39 +154,18 @@ func (e *engine) heal(b int) {
 }
 
 // deposedProduce is a deposed leader d answering a produce request as if
-// it still led p in its old epoch (Partition.appendRecordsToLeader on its
-// stale state): acks=all with its ISR below the effective minimum is
-// refused; otherwise the record is appended to its own log with the old
-// epoch, acks=1 answered at once and acks=all parked. Its high watermark
-// moves only when its ISR is itself alone (no follower fetches from it).
+// it still led p in its old epoch: the leader's own append
+// (appendAsLeader, Partition.appendRecordsToLeader on its stale state, so
+// the min ISR refusal and the idempotent producer's duplicate check of
+// ProducerStateManager apply as on any leader) with d's epoch, ISR and
+// purgatory. Its high watermark moves only when its ISR is itself alone
+// (no follower fetches from it).
 func (e *engine) deposedProduce(p *partition, d *deposedLeader, m *message) {
-	reply := message{kind: msgProduceResponse, from: d.broker, to: 0, part: p.id, record: m.record, attempt: m.attempt}
-	acks := e.sc.Producer.Acks
-	minIsr := e.effectiveMinIsr(p)
-	if acks == AcksAll && len(d.isr) < minIsr {
-		e.emit(Event{Kind: KindRefuse, Broker: d.broker, Partition: p.id, Record: m.record, ErrorCode: errNotEnoughReplicas,
-			ISR: d.isr, MinInsyncReplicas: minIsr})
-		reply.errCode = errNotEnoughReplicas
-		e.send(reply)
-		e.prod.onAnswering(e, m.record, m.attempt, false)
+	if _, ok := e.appendAsLeader(p, d.epoch, d.isr, &d.parked, m); !ok {
 		return
 	}
 	r := p.reps[d.broker]
-	off := r.leo()
-	r.appendEntries([]Entry{{Record: m.record, Epoch: d.epoch}})
-	e.emit(Event{Kind: KindAppend, Broker: d.broker, Partition: p.id, Record: m.record, Offset: off, LeaderEpoch: d.epoch})
-	e.prod.onAppended(e, m.record, off, d.epoch)
-	switch acks {
-	case AcksLeader:
-		reply.offset = off
-		e.send(reply)
-		e.prod.onAnswering(e, m.record, m.attempt, true)
-	case AcksAll:
-		d.parked = append(d.parked, parkedProduce{record: m.record, attempt: m.attempt, requiredOffset: off + 1,
-			deadline: e.now + e.sc.Producer.RequestTimeout})
-		e.prod.onParked(e, m.record, m.attempt)
-	}
-	if len(d.isr) == 1 && len(d.isr) >= minIsr && r.leo() > d.hw {
+	if len(d.isr) == 1 && len(d.isr) >= e.effectiveMinIsr(p) && r.leo() > d.hw {
 		d.hw = r.leo()
 		r.hw = d.hw
 	}

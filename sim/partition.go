@@ -471,51 +471,86 @@ func boolInt(b bool) int64 {
 // handleProduce is the leader's side of a produce request
 // (ReplicaManager.appendRecords → Partition.appendRecordsToLeader):
 // a broker that is not the partition's leader answers
-// NOT_LEADER_OR_FOLLOWER; with acks=all and an ISR below the effective
-// min ISR the record is refused before append (NOT_ENOUGH_REPLICAS);
-// otherwise it is appended with the current leader epoch. acks=0 gets no
-// answer, acks=1 is answered at once, acks=all is parked until the high
-// watermark passes it.
+// NOT_LEADER_OR_FOLLOWER, unless it is a deposed leader that does not know
+// it was replaced (deposedProduce); the leader appends it (appendAsLeader)
+// and moves its high watermark if it can.
 func (e *engine) handleProduce(m *message) {
 	p := e.parts[m.part]
-	reply := message{kind: msgProduceResponse, from: m.to, to: 0, part: m.part, record: m.record, attempt: m.attempt}
-	acks := e.sc.Producer.Acks
 	if d := p.deposedBy(m.to); d != nil && p.leader != m.to {
 		e.deposedProduce(p, d, m)
 		return
 	}
 	if p.leader != m.to {
-		if acks != AcksNone {
-			reply.errCode = errNotLeaderOrFollower
-			e.send(reply)
+		if e.sc.Producer.Acks != AcksNone {
+			e.send(message{kind: msgProduceResponse, from: m.to, to: 0, part: m.part, record: m.record, attempt: m.attempt,
+				errCode: errNotLeaderOrFollower})
 			e.prod.onAnswering(e, m.record, m.attempt, false)
 		}
 		return
 	}
-	if acks == AcksAll && e.isUnderMinIsr(p) {
+	appended, ok := e.appendAsLeader(p, p.epoch, p.isr, &p.parked, m)
+	if !ok {
+		return
+	}
+	if appended {
+		why := Event{Reason: ReasonAppend}
+		if len(p.isr) == 1 {
+			why.Reason = ReasonLeaderAlone
+		}
+		e.maybeIncrementLeaderHW(p, why)
+	}
+	// ReplicaManager parks an acks=all request and tries it at once
+	// (tryCompleteElseWatch): a duplicate whose offset the high watermark
+	// already passed is answered now.
+	e.completeParked(p)
+}
+
+// appendAsLeader is Partition.appendRecordsToLeader → UnifiedLog.appendAsLeader
+// on broker m.to, which believes it leads p in leader epoch epoch with ISR
+// isr: the partition's leader, or a deposed leader on its stale state (the
+// same code runs on both; only the state differs). With acks=all and isr
+// below the effective min ISR the record is refused before append
+// (NOT_ENOUGH_REPLICAS). Otherwise the producer-state check runs first
+// (UnifiedLog.analyzeAndValidateProducerState, duplicateOffset): a
+// duplicate is not appended again, and the request is answered with the
+// offset it was stored at; a new record is appended with epoch. acks=0 gets
+// no answer, acks=1 is answered at once, acks=all is parked in parked
+// (DelayedProduce, required offset = the record's offset + 1) for the
+// caller's purgatory to complete. It reports whether the record was
+// appended, and ok false when it was refused.
+func (e *engine) appendAsLeader(p *partition, epoch int, isr []int, parked *[]parkedProduce, m *message) (appended, ok bool) {
+	reply := message{kind: msgProduceResponse, from: m.to, to: 0, part: p.id, record: m.record, attempt: m.attempt}
+	acks := e.sc.Producer.Acks
+	if minIsr := e.effectiveMinIsr(p); acks == AcksAll && len(isr) < minIsr {
 		e.emit(Event{Kind: KindRefuse, Broker: m.to, Partition: p.id, Record: m.record, ErrorCode: errNotEnoughReplicas,
-			ISR: p.isr, MinInsyncReplicas: e.effectiveMinIsr(p)})
+			ISR: isr, MinInsyncReplicas: minIsr})
 		reply.errCode = errNotEnoughReplicas
 		e.send(reply)
 		e.prod.onAnswering(e, m.record, m.attempt, false)
-		return
+		return false, false
 	}
-	lr := p.reps[p.leader]
-	if dup := e.duplicateOffset(lr, m.record); dup >= 0 {
-		e.emit(Event{Kind: KindDuplicate, Broker: m.to, Partition: p.id, Record: m.record, Offset: dup})
-		e.answerAppended(p, m, reply, dup)
-		return
+	r := p.reps[m.to]
+	off := e.duplicateOffset(r, m.record)
+	appended = off < 0
+	if !appended {
+		e.emit(Event{Kind: KindDuplicate, Broker: m.to, Partition: p.id, Record: m.record, Offset: off})
+	} else {
+		off = r.leo()
+		r.appendEntries([]Entry{{Record: m.record, Epoch: epoch}})
+		e.emit(Event{Kind: KindAppend, Broker: m.to, Partition: p.id, Record: m.record, Offset: off, LeaderEpoch: epoch})
+		e.prod.onAppended(e, m.record, off, epoch)
 	}
-	off := lr.leo()
-	lr.appendEntries([]Entry{{Record: m.record, Epoch: p.epoch}})
-	e.emit(Event{Kind: KindAppend, Broker: m.to, Partition: p.id, Record: m.record, Offset: off, LeaderEpoch: p.epoch})
-	e.prod.onAppended(e, m.record, off, p.epoch)
-	e.answerAppended(p, m, reply, off)
-	why := Event{Reason: ReasonAppend}
-	if len(p.isr) == 1 {
-		why.Reason = ReasonLeaderAlone
+	switch acks {
+	case AcksLeader:
+		reply.offset = off
+		e.send(reply)
+		e.prod.onAnswering(e, m.record, m.attempt, true)
+	case AcksAll:
+		*parked = append(*parked, parkedProduce{record: m.record, attempt: m.attempt, requiredOffset: off + 1,
+			deadline: e.now + e.sc.Producer.RequestTimeout})
+		e.prod.onParked(e, m.record, m.attempt)
 	}
-	e.maybeIncrementLeaderHW(p, why)
+	return appended, true
 }
 
 // producerStateBatches is ProducerStateEntry.NUM_BATCHES_TO_RETAIN: the
@@ -525,13 +560,19 @@ func (e *engine) handleProduce(m *message) {
 const producerStateBatches = 5
 
 // duplicateOffset is the idempotent check of ProducerStateManager /
-// ProducerAppendInfo: with enable.idempotence, a produce request whose
-// producer id and sequence number match one of the producer's last five
-// batches in the leader's log is a duplicate, answered with the offset it
-// was stored at, and not appended again. Kafka Flow has one producer and
-// one record per request, so the sequence is the record itself. It
-// returns that offset, or −1 (always −1 without idempotence: the leader
-// cannot tell a resend from a new record).
+// ProducerStateEntry.findDuplicateBatch, which UnifiedLog runs on every
+// append from a client (analyzeAndValidateProducerState), so on whichever
+// broker believes it leads: with enable.idempotence, a produce request
+// whose producer id and sequence number match one of the producer's last
+// five batches in lr, the appending broker's log, is a duplicate, answered
+// with the offset it was stored at, and not appended again. The producer
+// state is read from the log itself, which is what Kafka's amounts to: a
+// follower's appends update it too (AppendOrigin.REPLICATION, unchecked),
+// and a truncation rebuilds it from what is left
+// (UnifiedLog.rebuildProducerState). Kafka Flow has one producer and one
+// record per request, so the sequence is the record itself. It returns
+// that offset, or −1 (always −1 without idempotence: the leader cannot
+// tell a resend from a new record).
 func (e *engine) duplicateOffset(lr *replica, record int) int64 {
 	if !e.sc.Producer.EnableIdempotence {
 		return -1
@@ -542,26 +583,6 @@ func (e *engine) duplicateOffset(lr *replica, record int) int64 {
 		}
 	}
 	return -1
-}
-
-// answerAppended answers a produce request whose record is in the leader's
-// log at offset off: acks=1 at once, acks=all parked until the high
-// watermark passes off (DelayedProduce), acks=0 not at all.
-func (e *engine) answerAppended(p *partition, m *message, reply message, off int64) {
-	switch e.sc.Producer.Acks {
-	case AcksLeader:
-		reply.offset = off
-		e.send(reply)
-		e.prod.onAnswering(e, m.record, m.attempt, true)
-	case AcksAll:
-		// ReplicaManager parks the request and tries it at once
-		// (tryCompleteElseWatch): a duplicate whose offset the high
-		// watermark already passed is answered now, and a high watermark
-		// the append moves completes the request in the same call.
-		p.parked = append(p.parked, parkedProduce{record: m.record, attempt: m.attempt, requiredOffset: off + 1, deadline: e.now + e.sc.Producer.RequestTimeout})
-		e.prod.onParked(e, m.record, m.attempt)
-		e.completeParked(p)
-	}
 }
 
 // completeParked is Partition.tryCompleteDelayedRequests for acks=all
