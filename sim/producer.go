@@ -198,6 +198,12 @@ func (e *engine) handleProduceResponse(m *message) {
 	r.outstanding = false
 	if m.errCode == errNone {
 		r.ackedAt = e.now
+		// The offset the producer learns (RecordMetadata.offset) is the
+		// one the answer names: for a duplicate, where its first copy is
+		// (UnifiedLog.append returns the duplicate batch's offsets), which
+		// is not always where it was last appended — a deposed leader may
+		// hold a copy of its own that its truncation will remove.
+		r.offset = m.offset
 		if r.lost {
 			e.settle(r, OutcomeL)
 			e.emit(Event{Kind: KindLostOnAck, Record: r.id, Partition: r.part, Acks: e.sc.Producer.Acks.String()})

@@ -201,7 +201,10 @@ type Record struct {
 	ID        int    `json:"id"`
 	Key       string `json:"key"`
 	Partition int    `json:"partition"`
-	// Offset is where the record was (last) appended, -1 if never.
+	// Offset is where the record was (last) appended, -1 if never; once
+	// acknowledged (with acks=1 or all), the offset the acknowledgement
+	// named (RecordMetadata.offset), which for a resend an idempotent
+	// producer's leader recognised is that of the first copy.
 	Offset  int64  `json:"offset"`
 	Outcome string `json:"outcome"`
 	// CreatedAt is the beat the producer created the record.
