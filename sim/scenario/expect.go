@@ -176,26 +176,26 @@ func (p *parser) selection(f map[string]field, subj *subject) (selection, bool) 
 	if v, has := f["partition"]; has {
 		// The fence's own partition count is the bound a reader needs, even
 		// for a number past Kafka Flow's limit.
-		if parts := p.partitionsAt(s.at); !p.bad["partitions"] && exceeds(v.val, int64(parts)-1) {
+		if parts := p.partitionsAt(s.at); p.sureOfPartitions(s.at) && exceeds(v.val, int64(parts)-1) {
 			p.errorf(v.val, "partition %s does not exist at beat %d (%s)", v.val.Value, s.at, partitionRange(parts))
 			return s, false
 		}
 		r, good := p.integer(v.val, "partition", 0, sim.MaxPartitions-1, true)
 		s.partition = int(r)
-		if parts := p.partitionsAt(s.at); good && !p.bad["partitions"] && s.partition >= parts {
+		if parts := p.partitionsAt(s.at); good && p.sureOfPartitions(s.at) && s.partition >= parts {
 			p.errorf(v.val, "partition %d does not exist at beat %d (%s)", s.partition, s.at, partitionRange(parts))
 			good = false
 		}
 		ok = ok && good
 	}
 	if v, has := f["broker"]; has {
-		if n := p.brokersAt(s.at); !p.bad["brokers"] && exceeds(v.val, int64(n)) {
+		if n := p.brokersAt(s.at); p.sureOfBrokers(s.at) && exceeds(v.val, int64(n)) {
 			p.errorf(v.val, "broker %s does not exist at beat %d (%s)", v.val.Value, s.at, brokerRange(n))
 			return s, false
 		}
 		r, good := p.integer(v.val, "broker", 1, sim.MaxBrokers, true)
 		s.broker = int(r)
-		if n := p.brokersAt(s.at); good && !p.bad["brokers"] && s.broker > n {
+		if n := p.brokersAt(s.at); good && p.sureOfBrokers(s.at) && s.broker > n {
 			p.errorf(v.val, "broker %d does not exist at beat %d (%s)", s.broker, s.at, brokerRange(n))
 			good = false
 		}
@@ -271,7 +271,7 @@ func (p *parser) want(a field, s selection) (string, bool) {
 	case "leader":
 		n := p.brokersAt(s.at)
 		x, ok := p.integer(v, "leader", 0, sim.MaxBrokers, true)
-		if ok && int(x) > n && !p.bad["brokers"] {
+		if ok && int(x) > n && p.sureOfBrokers(s.at) {
 			p.errorf(v, "leader %d is not a broker at beat %d (%s; 0 means no leader)", x, s.at, brokerRange(n))
 			return "", false
 		}
@@ -319,7 +319,7 @@ func (p *parser) isr(v *yaml.Node, at int) (string, bool) {
 		switch {
 		case !good:
 			ok = false
-		case int(x) > n && !p.bad["brokers"]:
+		case int(x) > n && p.sureOfBrokers(at):
 			p.errorf(it, "broker %d does not exist at beat %d (%s)", x, at, brokerRange(n))
 			ok = false
 		case seen[x]:
@@ -346,7 +346,7 @@ func (p *parser) owner(v *yaml.Node, s selection) (string, bool) {
 		p.errorf(v, "%q is not a member of group %q: its members are named %s-1, %s-2, … (\"\" means no owner)", name, s.group.id, s.group.id, s.group.id)
 		return "", false
 	}
-	if have := g.members(s.at); n > have && !g.unknown {
+	if have := g.members(s.at); n > have && p.sureOfMembers(g, s.at) {
 		p.errorf(v, "member %q has not joined by beat %d (%s)", name, s.at, memberRange(g.id, have))
 		return "", false
 	}

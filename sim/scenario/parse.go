@@ -56,6 +56,9 @@ type parser struct {
 	// partAdds each add.partitions entry.
 	brokerAdds []int
 	partAdds   []partAdd
+	// doubt is what the timeline's failed entries leave unknown, so that
+	// the checks depending on it stay quiet (see timeline.go).
+	doubt doubt
 	// compare is the fence's compare mapping (nil without one); variant is
 	// set while the parser reads the scenario with compare merged in, so
 	// that expect keeps only the entries marked "variant: compare".
@@ -81,6 +84,9 @@ type group struct {
 	// not reported as one that has not joined (the error would only
 	// follow from the first).
 	unknown bool
+	// unsure is set from the beat of a join of this group that failed to
+	// parse: how many members it has from then on is unknown.
+	unsure unsure
 }
 
 // members returns how many members group g has had by the end of beat at.
@@ -92,6 +98,24 @@ func (g *group) members(at int) int {
 		}
 	}
 	return n
+}
+
+// sureOfBrokers reports whether brokersAt(at) is a count a "does not
+// exist" error may be based on: the brokers setting was valid and no
+// add.broker entry up to beat at failed to parse.
+func (p *parser) sureOfBrokers(at int) bool {
+	return !p.bad["brokers"] && !p.doubt.brokers.at(at)
+}
+
+// sureOfPartitions is sureOfBrokers for partitionsAt.
+func (p *parser) sureOfPartitions(at int) bool {
+	return !p.bad["partitions"] && !p.doubt.partitions.at(at)
+}
+
+// sureOfMembers reports whether g.members(at) is a count a "has not
+// joined" error may be based on.
+func (p *parser) sureOfMembers(g *group, at int) bool {
+	return !g.unknown && !g.unsure.at(at) && !p.doubt.groups.at(at)
 }
 
 // brokersAt returns how many brokers exist at the end of beat at.

@@ -17,6 +17,9 @@ type timelineEntry struct {
 	atNode   *yaml.Node
 	argNode  *yaml.Node
 	ok       bool // the entry parsed; its state checks may run
+	atOK     bool // ev.At holds the entry's beat
+	argOK    bool // the action's argument parsed (a broker id, a count…)
+	mixed    bool // the entry names more than one action
 	memberNo int  // leave and stop: N of GROUP-N
 	group    *group
 }
@@ -33,8 +36,9 @@ func (p *parser) timeline(n *yaml.Node) {
 	}
 	var entries []*timelineEntry
 	for _, it := range items {
-		if e := p.timelineEntry(it); e != nil {
-			entries = append(entries, e)
+		e := p.timelineEntry(it)
+		entries = append(entries, e)
+		if e.ev.Kind != "" {
 			p.sc.Timeline = append(p.sc.Timeline, e.ev)
 		}
 	}
@@ -54,17 +58,20 @@ func (p *parser) timeline(n *yaml.Node) {
 	p.replay(entries)
 }
 
-// timelineEntry parses one entry's shape and argument types.
+// timelineEntry parses one entry's shape and argument types. An entry
+// that is not one returns with ok false and, when its action is unknown
+// too, an empty Kind.
 func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
+	e := &timelineEntry{ev: sim.TimelineEvent{Pos: posOf(it)}}
 	if !p.mapping(it, "a timeline entry", "{at: 5, crash: 1}") {
-		return nil
+		return e
 	}
 	f := p.fields(it, sectionTimeline)
-	e := &timelineEntry{ev: sim.TimelineEvent{Pos: posOf(it)}}
 	ok := true
 	if a, has := f["at"]; has {
 		e.atNode = a.val
 		e.ev.At, ok = p.beat(a.val, "at", 1)
+		e.atOK = ok
 	} else {
 		p.errorf(it, "this timeline entry has no beat: add one, such as \"at: 5\"")
 		ok = false
@@ -81,7 +88,7 @@ func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
 		}
 		if action != nil {
 			p.errorf(k, "one action per timeline entry: put %q and %q in separate entries", action.Value, k.Value)
-			ok = false
+			ok, e.mixed = false, true
 			continue
 		}
 		action = k
@@ -90,7 +97,7 @@ func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
 		if len(f) == len(it.Content)/2 { // no unknown key already explains it
 			p.errorf(it, "this timeline entry has no action: add one of crash, restart, pause, resume, isolate, heal, add.broker, add.partitions, join, leave, stop")
 		}
-		return nil
+		return e
 	}
 	e.ev.Kind = sim.EventKind(action.Value)
 	arg := f[action.Value].val
@@ -99,29 +106,28 @@ func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
 	switch e.ev.Kind {
 	case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume, sim.EventIsolate, sim.EventHeal:
 		v, good := p.integer(arg, action.Value+" (a broker id)", 1, sim.MaxBrokers, true)
-		e.ev.Broker, ok = int(v), ok && good
+		e.ev.Broker, e.argOK = int(v), good
 	case sim.EventAddBroker:
 		v, good := p.integer(arg, "add.broker (the new broker's id)", 2, sim.MaxBrokers, true)
-		e.ev.Broker, ok = int(v), ok && good
+		e.ev.Broker, e.argOK = int(v), good
 	case sim.EventAddPartitions:
 		v, good := p.integer(arg, "add.partitions (how many partitions to add)", 1, sim.MaxPartitions, true)
-		e.ev.Count, ok = int(v), ok && good
+		e.ev.Count, e.argOK = int(v), good
 	case sim.EventJoin:
 		id, good := p.scalar(arg, "join", "a group id")
-		ok = ok && good
 		if good {
 			e.group = p.findGroup(id)
 			if e.group == nil {
 				if !p.bad["groups"] {
 					p.errorf(arg, "join names %q, which is not a group (%s)", id, p.groupNames())
 				}
-				ok = false
+				good = false
 			}
 			e.ev.Group = id
 		}
+		e.argOK = good
 	case sim.EventLeave, sim.EventStop:
 		name, good := p.scalar(arg, action.Value, "a member name such as readers-1")
-		ok = ok && good
 		if good {
 			e.ev.Member = name
 			e.group, e.memberNo = p.splitMember(name)
@@ -129,13 +135,14 @@ func (p *parser) timelineEntry(it *yaml.Node) *timelineEntry {
 				if !p.bad["groups"] {
 					p.errorf(arg, "%q is not a member name: members are named GROUP-N, N from 1 in joining order (%s)", name, p.groupNames())
 				}
-				ok = false
+				good = false
 			} else {
 				e.ev.Group = e.group.id
 			}
 		}
+		e.argOK = good
 	}
-	e.ok = ok
+	e.ok = ok && e.argOK
 	return e
 }
 
@@ -184,11 +191,17 @@ const (
 // replay walks the timeline in beat order and checks that each entry makes
 // sense in the state the earlier ones left: brokers exist and are in the
 // right state, new broker ids come in order, limits hold, members exist.
+//
+// An entry that failed to parse is not replayed, but what it would have
+// changed is unknown from its beat on (from beat 1 when its beat is the
+// problem), and the checks that depend on that stay quiet: see doubt.
 func (p *parser) replay(entries []*timelineEntry) {
 	order := make([]*timelineEntry, 0, len(entries))
 	for _, e := range entries {
-		if e.ok {
+		if e.ok || e.atOK {
 			order = append(order, e)
+		} else {
+			p.doubt.failed(e, 1)
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].ev.At < order[j].ev.At })
@@ -209,6 +222,10 @@ func (p *parser) replay(entries []*timelineEntry) {
 		members[g] = make([]memberState, g.initial)
 	}
 	for _, e := range order {
+		if !e.ok {
+			p.doubt.failed(e, e.ev.At)
+			continue
+		}
 		ev := e.ev
 		b := ev.Broker
 		switch ev.Kind {
@@ -217,8 +234,13 @@ func (p *parser) replay(entries []*timelineEntry) {
 				continue
 			}
 			if b > brokers {
-				p.errorf(e.argNode, "broker %d does not exist at beat %d (%s)", b, ev.At, brokerRange(brokers))
+				if p.sureOfBrokers(ev.At) {
+					p.errorf(e.argNode, "broker %d does not exist at beat %d (%s)", b, ev.At, brokerRange(brokers))
+				}
 				continue
+			}
+			if p.doubt.broker[b].at(ev.At) || p.doubt.broker[0].at(ev.At) {
+				continue // what state it is in is unknown
 			}
 			var problem string
 			switch {
@@ -269,6 +291,9 @@ func (p *parser) replay(entries []*timelineEntry) {
 				continue
 			}
 			if b != brokers+1 {
+				if !p.sureOfBrokers(ev.At) {
+					continue // the next id is unknown; later entries naming b are not checked
+				}
 				p.errorf(e.argNode, "add.broker names broker %d, but the next new broker at beat %d is %d (ids go up by one from the last)", b, ev.At, brokers+1)
 				continue
 			}
@@ -296,7 +321,7 @@ func (p *parser) replay(entries []*timelineEntry) {
 			have := members[g]
 			switch {
 			case n > len(have):
-				if !g.unknown {
+				if p.sureOfMembers(g, ev.At) {
 					p.errorf(e.argNode, "member %q has not joined by beat %d (%s)", ev.Member, ev.At, memberRange(g.id, len(have)))
 				}
 			case have[n-1] == memberLeft:
@@ -311,6 +336,77 @@ func (p *parser) replay(entries []*timelineEntry) {
 		}
 	}
 }
+
+// doubt is what the timeline's failed entries leave unknown. An entry that
+// failed to parse (a beat of 5.5, a broker id that is no number, a join of
+// a group that does not exist) was still meant to change something from
+// its beat on; the checks that depend on that stay quiet, so that one
+// mistake gives one error and not a second, false one for a later entry
+// that is right ("broker 1 is running: restart needs a crashed broker"
+// after the crash of broker 1 failed to parse).
+type doubt struct {
+	brokers    unsure // how many brokers exist: a failed add.broker
+	partitions unsure // how many partitions exist: a failed add.partitions
+	groups     unsure // members of every group: a failed join of no known group
+	// broker is each broker's state (up, paused, cut off), by id; broker[0]
+	// stands for every broker, after a failed action whose id is unknown.
+	broker [sim.MaxBrokers + 1]unsure
+}
+
+// failed records what e, an entry that failed to parse, leaves unknown
+// from beat from on. A failed leave or stop records nothing: it can only
+// hide a later error (a second leave of the same member), never make one.
+func (d *doubt) failed(e *timelineEntry, from int) {
+	if !e.mixed {
+		switch e.ev.Kind {
+		case sim.EventCrash, sim.EventRestart, sim.EventPause, sim.EventResume, sim.EventIsolate, sim.EventHeal:
+			if e.argOK {
+				d.broker[e.ev.Broker].since(from)
+			} else {
+				d.broker[0].since(from)
+			}
+			return
+		case sim.EventAddBroker:
+			d.brokers.since(from)
+			return
+		case sim.EventAddPartitions:
+			d.partitions.since(from)
+			return
+		case sim.EventJoin:
+			if e.argOK {
+				e.group.unsure.since(from)
+			} else {
+				d.groups.since(from)
+			}
+			return
+		case sim.EventLeave, sim.EventStop:
+			return
+		}
+	}
+	// The action is unknown (none, a misspelt one, or two in one entry):
+	// so is everything it could have changed.
+	d.brokers.since(from)
+	d.partitions.since(from)
+	d.groups.since(from)
+	d.broker[0].since(from)
+}
+
+// unsure marks something the timeline changes as unknown from a beat on;
+// the zero value is known at every beat.
+type unsure struct {
+	set  bool
+	from int
+}
+
+// since makes u unknown from beat from on (and keeps an earlier beat).
+func (u *unsure) since(from int) {
+	if !u.set || from < u.from {
+		u.set, u.from = true, from
+	}
+}
+
+// at reports whether u is unknown at the end of beat at.
+func (u unsure) at(beat int) bool { return u.set && beat >= u.from }
 
 func brokerRange(n int) string {
 	if n == 1 {
