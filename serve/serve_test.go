@@ -600,6 +600,30 @@ func TestOutDir(t *testing.T) {
 	}
 }
 
+// TestOutDirReachedThroughLink (try11 F1): a link in the content folder to
+// the output folder fails the build, naming the link, where each rebuild
+// copied the last site into the new one a level deeper; out keeps the last
+// good build.
+func TestOutDirReachedThroughLink(t *testing.T) {
+	dir := smallSite(t)
+	out := filepath.Join(t.TempDir(), "public")
+	s, err := New(Options{ContentDir: dir, ContentName: "content", OutDir: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := os.Symlink(out, filepath.Join(dir, "outlink")); err != nil {
+		t.Skipf("cannot make symbolic links here: %v", err)
+	}
+	r := s.Rebuild()
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "content/outlink:1:1: following this symbolic link reaches the output folder "+out) {
+		t.Errorf("rebuild with a link to --out: %v", r.Err)
+	}
+	if _, err := os.Lstat(filepath.Join(out, "outlink")); !os.IsNotExist(err) {
+		t.Errorf("the output folder holds a copy of itself (%v)", err)
+	}
+}
+
 // copyGuide copies the embedded guide into a content folder.
 func copyGuide(t testing.TB) string {
 	t.Helper()

@@ -621,7 +621,11 @@ func (headingRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 // temporary file (IgnoredName: serve does not rebuild when one changes,
 // so a build must not publish it either) nor Go source (publishedName).
 // Any other kind of file (a pipe, a device) is an error at it.
-func readPages(fsys fs.FS, contentName string) (paths, files []string, err error) {
+//
+// A followed link through which the walk reaches out, the folder the site
+// is written to (nil for none), is an error at the link too: each build
+// would publish the previous site inside the new one, a level deeper.
+func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []string, err error) {
 	var errs sim.ErrorList
 	var links []string       // links to folders followed, outer first
 	bad := map[string]bool{} // followed links that loop
@@ -683,7 +687,9 @@ func readPages(fsys fs.FS, contentName string) (paths, files []string, err error
 					return err
 				}
 			}
-			if loop, ok := walkedInto(fsys, p, info); ok {
+			// refuse reports the link once (what it reaches, then
+			// why) and reads nothing under it.
+			refuse := func(reaches, why string) error {
 				if !bad[blame] {
 					bad[blame] = true
 					at := ""
@@ -691,13 +697,20 @@ func readPages(fsys fs.FS, contentName string) (paths, files []string, err error
 						at = " (at " + sim.EscapeName(path.Join(contentName, p)) + ")"
 					}
 					errs = append(errs, sim.Error{File: path.Join(contentName, blame), Pos: sim.Pos{Line: 1, Col: 1},
-						Msg: "following this symbolic link comes back to " + sim.EscapeName(path.Join(contentName, loop)) + at +
-							", a folder the walk is already in, so its pages would never end; remove the link or point it elsewhere"})
+						Msg: "following this symbolic link " + reaches + at + ", " + why})
 				}
 				if d.IsDir() {
 					return fs.SkipDir
 				}
 				return nil
+			}
+			if out != nil && os.SameFile(info, out.info) {
+				return refuse("reaches the output folder "+sim.EscapeName(out.name),
+					"which the build replaces: each build would publish the previous site inside the new one, one level deeper; remove the link or build into another folder (--out)")
+			}
+			if loop, ok := walkedInto(fsys, p, info); ok {
+				return refuse("comes back to "+sim.EscapeName(path.Join(contentName, loop)),
+					"a folder the walk is already in, so its pages would never end; remove the link or point it elsewhere")
 			}
 		}
 		if isLink {
@@ -731,6 +744,13 @@ func readPages(fsys fs.FS, contentName string) (paths, files []string, err error
 		return nil, nil, errs
 	}
 	return paths, files, nil
+}
+
+// outFolder is the output folder readPages must not walk into: its name as
+// the user gave it, and what os.Stat said of it.
+type outFolder struct {
+	name string
+	info fs.FileInfo
 }
 
 // publishedName reports whether a file of the content folder with this

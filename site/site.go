@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -60,6 +61,12 @@ type Options struct {
 	// only once drawn. kflowgen serve publishes a save's pages first and
 	// draws the rest after.
 	DeferVariants bool
+	// Output is the folder the site is to be written to, as the user
+	// named it ("" for none; Build sets it to its out). A symbolic link of
+	// Content through which the walk reaches that folder is an error at
+	// the link: the previous build would be published inside the new one,
+	// one level deeper with each build.
+	Output string
 }
 
 // Site is a generated site held in memory: every output file, plus what
@@ -161,7 +168,13 @@ func generate(o Options) (*Site, error) {
 	if err != nil {
 		return nil, &templateError{err}
 	}
-	paths, staticPaths, err := readPages(o.Content, o.ContentName)
+	var out *outFolder
+	if o.Output != "" {
+		if info, err := os.Stat(o.Output); err == nil && info.IsDir() {
+			out = &outFolder{name: o.Output, info: info}
+		}
+	}
+	paths, staticPaths, err := readPages(o.Content, o.ContentName, out)
 	if _, positioned := err.(sim.ErrorList); positioned {
 		return nil, err
 	} else if err != nil {
@@ -927,6 +940,9 @@ func readAssets(tfs fs.FS, c *PageCache) ([]File, error) {
 // leave out untouched. A *LeftoverError comes back with the site: it was
 // written, and only a folder of kflowgen's own was left behind.
 func Build(o Options, out, contentDir string) (*Site, error) {
+	if o.Output == "" {
+		o.Output = out
+	}
 	s, err := Generate(o)
 	if err != nil {
 		return nil, err

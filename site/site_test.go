@@ -28,7 +28,7 @@ func TestBuildEmbeddedGuide(t *testing.T) {
 	if err != nil {
 		t.Fatalf("building the embedded guide: %v", err)
 	}
-	paths, _, err := readPages(content.FS, "")
+	paths, _, err := readPages(content.FS, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -829,6 +829,74 @@ func TestLinkedFolders(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("loops: got\n%v\nwant\n%s", err, want)
 	}
+}
+
+// TestLinkToOutput (try11 F1): a content folder holding a symbolic link to
+// the output folder, or to a folder above it, would publish the previous
+// site inside the new one, one level deeper each build. The build that
+// would walk into the output folder refuses, naming the link, and leaves
+// the output as it was.
+func TestLinkToOutput(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "content")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.md"), page("title: P", "Text.").Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "sites", "public")
+	if err := os.Symlink(out, filepath.Join(dir, "outlink")); err != nil {
+		t.Skipf("cannot make symbolic links here: %v", err)
+	}
+	build := func() error {
+		_, err := Build(Options{Content: os.DirFS(dir), ContentName: "content"}, out, dir)
+		return err
+	}
+	// The first build finds a link to nothing (out does not exist yet).
+	if err := build(); err != nil {
+		t.Fatal(err)
+	}
+	before := listTree(t, out)
+	want := "content/outlink:1:1: following this symbolic link reaches the output folder " + out +
+		", which the build replaces: each build would publish the previous site inside the new one, one level deeper; remove the link or build into another folder (--out)"
+	if err := build(); err == nil || err.Error() != want {
+		t.Errorf("second build: got\n%v\nwant\n%s", err, want)
+	}
+	if after := listTree(t, out); after != before {
+		t.Errorf("the refused build changed the output folder:\n%s\nwas\n%s", after, before)
+	}
+
+	// A link to the folder that holds out reaches it one level down.
+	if err := os.Remove(filepath.Join(dir, "outlink")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(out), filepath.Join(dir, "sites")); err != nil {
+		t.Fatal(err)
+	}
+	want = "content/sites:1:1: following this symbolic link reaches the output folder " + out + " (at content/sites/public)" +
+		", which the build replaces: each build would publish the previous site inside the new one, one level deeper; remove the link or build into another folder (--out)"
+	if err := build(); err == nil || err.Error() != want {
+		t.Errorf("link above out: got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// listTree lists every path under dir, one a line, in walk order.
+func listTree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b.WriteString(filepath.ToSlash(rel) + "\n")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // TestFrontMatterStrict: a quoted or huge weight, an overlong title and
