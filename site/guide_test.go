@@ -2,8 +2,10 @@ package site
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -361,6 +363,55 @@ func TestGuidePostersTellTheStory(t *testing.T) {
 	for id := range want {
 		if !seen[id] {
 			t.Errorf("no guide figure %s", id)
+		}
+	}
+}
+
+// TestOverviewCountsSideBySide (try11 F10): the overview's paragraph on
+// side-by-side figures gives their number in words and links every page
+// that holds one, and no other, so it follows the pages when a compare:
+// fence is added or removed (it said five when the guide held nine).
+func TestOverviewCountsSideBySide(t *testing.T) {
+	count := 0
+	pages := map[string]bool{}
+	for _, f := range guideFences(t) {
+		if p := fence.Parse(f.Body); p.Compare != nil {
+			count++
+			pages[f.page] = true
+		}
+	}
+	src, err := fs.ReadFile(content.FS, "overview.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var para string
+	for _, p := range strings.Split(string(src), "\n\n") {
+		if strings.Contains(p, "side by side, stepping together") {
+			para = p
+		}
+	}
+	if para == "" {
+		t.Fatal("overview.md has no paragraph on the figures that put two settings side by side")
+	}
+	words := []string{"No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve"}
+	if count >= len(words) {
+		t.Fatalf("the guide has %d side-by-side figures: give the overview's paragraph a number word for it", count)
+	}
+	if want := words[count] + " figures put"; !strings.HasPrefix(para, want) {
+		t.Errorf("the overview's paragraph starts %q; the guide has %d side-by-side figures (%q)", strings.SplitN(para, "\n", 2)[0], count, want)
+	}
+	linked := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\]\(([a-z0-9-]+\.md)`).FindAllStringSubmatch(para, -1) {
+		linked[m[1]] = true
+	}
+	for _, p := range slices.Sorted(maps.Keys(pages)) {
+		if !linked[p] {
+			t.Errorf("%s holds a side-by-side figure that the overview's paragraph does not link", p)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(linked)) {
+		if !pages[p] {
+			t.Errorf("the overview's paragraph links %s, which holds no side-by-side figure", p)
 		}
 	}
 }
