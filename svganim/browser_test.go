@@ -541,7 +541,11 @@ func BenchmarkBrowserStep(b *testing.B) {
 	if *stepTrace != "" {
 		s := newScene(heavy.t)
 		u := unite(s)
-		_, tracks := u.encode(s.l.CellW, 0)
+		var fig struct{ K [][]any }
+		if err := json.Unmarshal(figureJSON(u.encode(s.l.CellW, 0)), &fig); err != nil {
+			b.Fatal(err)
+		}
+		tracks := fig.K
 		traceRound(b, ctx, *stepTrace, heavy.name, tracks, u.beats-1, 0)
 		ext := filepath.Ext(*stepTrace)
 		traceRound(b, ctx, strings.TrimSuffix(*stepTrace, ext)+"-sliding"+ext, heavy.name+" sliding", tracks, u.beats-1, pace)
@@ -665,7 +669,7 @@ func traceRound(b testing.TB, ctx context.Context, file, name string, tracks [][
 	for _, tr := range tracks {
 		at := 0
 		for i := 3; i+1 < len(tr); i += 2 {
-			at += tr[i].(int)
+			at += int(tr[i].(float64))
 			if changes[at] == nil {
 				changes[at] = map[string]int{}
 			}

@@ -64,7 +64,7 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 	var view bytes.Buffer
 	view.WriteString(`<div class="kf-pair">`)
 	var titles []string
-	var tracks [][]any
+	var tracks []byte
 	offset := 0
 	seen := map[KeyStyle]bool{}
 	// Both panels are drawn in one layout, of both traces' topologies
@@ -96,7 +96,7 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 		// The stepper numbers the marks of both panels in document order,
 		// so the second panel's marks come after the first's.
 		ti, tr := u.encode(s.l.CellW, offset)
-		titles, tracks = append(titles, ti...), append(tracks, tr...)
+		titles, tracks = append(titles, ti...), joinTracks(tracks, tr)
 		offset += len(u.marks)
 		for _, k := range s.legendKeys() {
 			if !seen[k] {

@@ -136,9 +136,10 @@ func TestEscapers(t *testing.T) {
 
 // TestFigureJSON checks the hand-written tracks JSON against
 // encoding/json, for titles and tracks of ints and strings of every kind
-// (HTML characters, control bytes, U+2028, invalid UTF-8), nil titles and
-// no tracks included, and appendJSONString of bytes against the same
-// string's.
+// (HTML characters, control bytes, U+2028, invalid UTF-8), nil titles, no
+// tracks and empty tracks included, tracks written by trackJSON and joined
+// as two panels' are (joinTracks), and appendJSONString of bytes against
+// the same string's.
 func TestFigureJSON(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		var titles []string
@@ -148,17 +149,28 @@ func TestFigureJSON(t *testing.T) {
 				titles = append(titles, nasty(rt, "title"))
 			}
 		}
+		// Tracks written as encode writes them, a panel's joined to the
+		// one before (an empty panel has none).
 		var tracks [][]any
+		var panels [2][]byte
 		for i, n := 0, rapid.IntRange(0, 4).Draw(rt, "n tracks"); i < n; i++ {
-			var tr []any
-			for j, m := 0, rapid.IntRange(1, 6).Draw(rt, "n values"); j < m; j++ {
+			tr := []any{}
+			var js trackJSON
+			for j, m := 0, rapid.IntRange(0, 6).Draw(rt, "n values"); j < m; j++ {
 				if rapid.Bool().Draw(rt, "int") {
-					tr = append(tr, rapid.Int().Draw(rt, "v"))
+					v := rapid.Int().Draw(rt, "v")
+					tr, js = append(tr, v), js.int(v)
 				} else {
-					tr = append(tr, nasty(rt, "v"))
+					v := nasty(rt, "v")
+					tr, js = append(tr, v), js.str(v)
 				}
 			}
 			tracks = append(tracks, tr)
+			p := rapid.IntRange(0, 1).Draw(rt, "panel")
+			if p == 0 && len(panels[1]) > 0 {
+				p = 1 // panels are in order: the tracks go to the second now
+			}
+			panels[p] = joinTracks(panels[p], js.end())
 		}
 		want, err := json.Marshal(struct {
 			T []string `json:"t"`
@@ -167,7 +179,7 @@ func TestFigureJSON(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		if got := figureJSON(titles, tracks); string(got) != string(want) {
+		if got := figureJSON(titles, joinTracks(panels[0], panels[1])); string(got) != string(want) {
 			rt.Fatalf("figureJSON = %s\nencoding/json %s", got, want)
 		}
 		// Bytes are written as the string of them is (KnobAsset's markup).

@@ -270,13 +270,18 @@ func (u *union) posMode(i, cw int) string {
 
 // encode returns the figure's titles and tracks for u's marks, numbered
 // from first (a figure of two panels numbers the second panel's marks
-// after the first's); cw is the layout's offset width (Layout.CellW).
+// after the first's); cw is the layout's offset width (Layout.CellW). The
+// tracks come as their JSON, each track an array, separated by commas
+// and without the brackets of the list that holds them (figureJSON), so
+// that a second panel's are appended to the first's (joinTracks).
 //
 // A field's track is made only when its value first changes (most never
-// do), each value is compared before it is boxed, and a position's "x,y"
-// is written only when it moved: most of a figure's marks and fields keep
-// their value, and this is the figure's busiest loop.
-func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
+// do), each value is compared as the string or int it is, and a
+// position's "x,y" is written only when it moved: most of a figure's
+// marks and fields keep their value, and this is the figure's busiest
+// loop. A track is written as JSON while it is made, into a buffer of its
+// field that every mark reuses, so no value is boxed or kept.
+func (u *union) encode(cw, first int) (titles []string, tracks []byte) {
 	if len(u.marks) > 0 {
 		titles = make([]string, 0, len(u.marks)) // nil without marks, as figureJSON wants
 	}
@@ -292,6 +297,8 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 		}
 		return c
 	}
+	// Each field's track of the mark at hand, reused from mark to mark.
+	var buf [7]trackJSON
 	for i := range u.marks {
 		rs := u.runs[i]
 		title0 := encode(rs[0].m.title)
@@ -319,29 +326,21 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 			fields[6] = "n"
 		}
 		// last holds each field's value as of its last change (a string
-		// field's in s, an int field's in n), at the beat index at.
-		var cur [7][]any
+		// field's in s, an int field's in n), at the beat index at;
+		// started says which fields' tracks buf holds for this mark.
 		var last [7]struct {
 			s string
 			n int
 		}
 		var at [7]int
-		// value boxes field f's last value, as the track holds it.
-		value := func(f int) any {
+		var started [7]bool
+		// value writes field f's last value to its track.
+		value := func(f int) {
 			switch fields[f] {
 			case "o", "v", "n":
-				return last[f].n
-			}
-			return last[f].s
-		}
-		// change records field f's new value at beat index bi.
-		// A track holds at most one change per state after the first: it
-		// is made at that size (up to 16 changes, past which it grows), so
-		// that a track of a few changes never grows.
-		change := func(f, bi int) {
-			if cur[f] == nil {
-				cur[f] = make([]any, 3, 3+2*min(len(rs)-1, 16))
-				cur[f][0], cur[f][1], cur[f][2] = first+i, trackField(fields[f]), value(f)
+				buf[f] = buf[f].int(last[f].n)
+			default:
+				buf[f] = buf[f].str(last[f].s)
 			}
 		}
 		var x, y int // the position "p" last written
@@ -413,46 +412,71 @@ func (u *union) encode(cw, first int) (titles []string, tracks [][]any) {
 				case p == nil:
 					last[f].s, last[f].n = s, n
 				case isInt && n != last[f].n, !isInt && s != last[f].s:
-					change(f, bi)
+					if !started[f] {
+						// The track starts at its first change, with the
+						// value the field had until then.
+						started[f] = true
+						buf[f] = buf[f][:0].int(first + i).str(fields[f])
+						value(f)
+					}
 					last[f].s, last[f].n = s, n
-					cur[f] = append(cur[f], bi-at[f], value(f))
+					buf[f] = buf[f].int(bi - at[f])
+					value(f)
 					at[f] = bi
 				}
 			}
 		}
-		for f := range cur {
-			if cur[f] != nil {
-				tracks = append(tracks, cur[f])
+		for f := range buf {
+			if started[f] {
+				tracks = joinTracks(tracks, buf[f].end())
 			}
 		}
 	}
 	return titles, tracks
 }
 
-// trackField is a track's field name as the track holds it: boxed from a
-// constant, so that starting a track allocates no string header.
-func trackField(name string) any {
-	switch name {
-	case "c":
-		return "c"
-	case "p":
-		return "p"
-	case "o":
-		return "o"
-	case "v":
-		return "v"
-	case "0":
-		return "0"
-	case "1":
-		return "1"
-	case "2":
-		return "2"
-	case "t":
-		return "t"
-	case "n":
-		return "n"
+// trackJSON is one track's JSON array as it is written: "[" and the values
+// so far, each after a comma but the first; end closes it.
+type trackJSON []byte
+
+// int appends the value n.
+func (t trackJSON) int(n int) trackJSON {
+	if len(t) == 0 {
+		t = append(t, '[')
+	} else {
+		t = append(t, ',')
 	}
-	return name
+	return strconv.AppendInt(t, int64(n), 10)
+}
+
+// str appends the value s, a JSON string.
+func (t trackJSON) str(s string) trackJSON {
+	if len(t) == 0 {
+		t = append(t, '[')
+	} else {
+		t = append(t, ',')
+	}
+	return appendJSONString(t, s)
+}
+
+// end returns the track's array closed; a track without values is "[]".
+func (t trackJSON) end() []byte {
+	if len(t) == 0 {
+		t = append(t, '[')
+	}
+	return append(t, ']')
+}
+
+// joinTracks appends the tracks' JSON more (one or more arrays separated by
+// commas, as encode returns them) to tracks.
+func joinTracks(tracks, more []byte) []byte {
+	if len(more) == 0 {
+		return tracks
+	}
+	if len(tracks) > 0 {
+		tracks = append(tracks, ',')
+	}
+	return append(tracks, more...)
 }
 
 // sameState reports whether a mark has the same fields at two beats.
@@ -462,10 +486,14 @@ func sameState(a, b *mark) bool {
 
 // figureJSON is the figure's JSON script: {"t": titles, "k": tracks},
 // written as encoding/json's Marshal would write it (a nil titles is
-// null; tracks hold ints and strings only, anything else is a bug here and
-// panics).
-func figureJSON(titles []string, tracks [][]any) []byte {
-	b := make([]byte, 0, 64*len(titles)+32*len(tracks))
+// null); tracks is the tracks' arrays as encode writes them (trackJSON,
+// joinTracks).
+func figureJSON(titles []string, tracks []byte) []byte {
+	n := len(`{"t":[],"k":[]}`) + len(tracks)
+	for _, t := range titles {
+		n += len(t) + len(`"",`)
+	}
+	b := make([]byte, 0, n+n/16)
 	b = append(b, `{"t":`...)
 	if titles == nil {
 		b = append(b, "null"...)
@@ -480,26 +508,7 @@ func figureJSON(titles []string, tracks [][]any) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"k":[`...)
-	for i, tr := range tracks {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for j, v := range tr {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			switch v := v.(type) {
-			case int:
-				b = strconv.AppendInt(b, int64(v), 10)
-			case string:
-				b = appendJSONString(b, v)
-			default:
-				panic(fmt.Sprintf("svganim: a track holds a %T", v))
-			}
-		}
-		b = append(b, ']')
-	}
+	b = append(b, tracks...)
 	return append(b, "]}"...)
 }
 
