@@ -424,6 +424,7 @@ func generate(o Options) (*Site, error) {
 	// its page is rendered (the results are this build's own, and
 	// FigureStat.Bytes is taken above).
 	release := o.Cache == nil && o.Pages == nil && !o.KeepRuns
+	splice := printsContentOnly(tmpl, "layout.html")
 	rendered := make([]File, len(jobs))
 	rerrs := make([]error, len(jobs))
 	parallel(len(jobs), func(i int) {
@@ -449,14 +450,11 @@ func generate(o Options) (*Site, error) {
 			}
 			j.data.Content = body
 		}
-		// Sized for the built-in layout; a page whose layout takes more
-		// grows its buffer.
-		buf := pageBuffer(make([]byte, 0, len(j.data.Content)+(len(j.data.Nav)+len(j.data.Headings))*navItemBytes+layoutBytes))
-		if err := tmpl.ExecuteTemplate(&buf, "layout.html", j.data); err != nil {
-			rerrs[i] = &templateError{err}
+		data, err := executeLayout(tmpl, "layout.html", j.data, splice)
+		if err != nil {
+			rerrs[i] = err
 			return
 		}
-		data := buf.trim()
 		rendered[i] = File{Path: j.out, Data: data}
 		if o.Pages != nil && key != "" {
 			o.Pages.put(key, data)
