@@ -35,6 +35,10 @@ import (
 //   - share groups: the window, record states, holders and delivery
 //     counts follow KIP-932 (checkShareInvariants in invariants_groups.go);
 //   - the lag clock is the countdown to eviction (checkLagClock);
+//   - every answer the producer acts on crossed the wire in one beat: an
+//     ack, lost-on-ack or reject event for a record follows a produce
+//     response for it, recorded in the beat before, NONE or an error as
+//     the event says (checkAnswersCrossed);
 //   - with enable.idempotence, no replica's log, a deposed leader's
 //     included, holds a record twice within the producer's last five
 //     batches (checkIdempotentLogs).
@@ -143,6 +147,7 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 	checkShareInvariants(sc, t, bad)
 	checkLagClock(sc, t, bad)
 	checkIdempotentLogs(sc, t, bad)
+	checkAnswersCrossed(t, bad)
 	if sc.Producer.Acks == AcksAll {
 		for _, r := range t.Records {
 			if r.Outcome == OutcomeL {
@@ -190,6 +195,33 @@ func checkIdempotentLogs(sc *Scenario, t *Trace, bad func(int, string, ...any)) 
 				for _, en := range r.Log {
 					at[en.Record] = 0
 				}
+			}
+		}
+	}
+}
+
+// checkAnswersCrossed checks that every produce response the producer acts
+// on was sent in the beat before it arrived: a message takes one beat to
+// cross, whichever step of the beat sent it (the leader answering a fetch
+// in step 3, or the controller's metadata moving a high watermark in step
+// 2).
+func checkAnswersCrossed(t *Trace, bad func(int, string, ...any)) {
+	for bi := 1; bi < len(t.Beats); bi++ {
+		b := &t.Beats[bi]
+		for _, ev := range b.Events {
+			if ev.Kind != KindAck && ev.Kind != KindLostOnAck && ev.Kind != KindReject {
+				continue
+			}
+			positive := ev.Kind != KindReject
+			sent := false
+			for _, m := range t.Beats[bi-1].Messages {
+				if m.Kind == MsgProduceResponse && m.Record == ev.Record && (m.ErrorCode == errNone) == positive && !m.Dropped {
+					sent = true
+					break
+				}
+			}
+			if !sent {
+				bad(b.Beat, "record %d: %s event with no produce response for it sent in beat %d", ev.Record, ev.Kind, b.Beat-1)
 			}
 		}
 	}

@@ -90,12 +90,22 @@ type message struct {
 }
 
 // deliver is step 3: every message sent in the previous beat is handled in
-// send order. Messages sent while handling go out for the next beat.
+// send order. Messages sent while handling go out for the next beat, and
+// so do those sent earlier in this beat, in steps 1 and 2 (the controller
+// completing parked requests as the high watermark moves): every message
+// takes one beat to cross, whichever step sent it.
 func (e *engine) deliver() {
 	cur := e.wire
 	e.wire = make([]message, 0, len(cur)) // beats are alike: no regrowth
 	for i := range cur {
 		m := &cur[i]
+		if m.sentAt == e.now {
+			e.wire = append(e.wire, *m)
+			continue
+		}
+		if m.sentAt != e.now-1 {
+			panic("sim: a message crossed in other than one beat")
+		}
 		if m.to > 0 && !e.brokers[m.to].online {
 			e.recordDropped(m)
 			continue // the broker is down: the message is lost
