@@ -80,8 +80,9 @@ func (e *engine) resetFetchers(b int) {
 // (ReplicationControlManager, PartitionChangeBuilder). For each broker
 // that crashed this beat, in timeline order, it fences the broker at once
 // (Kafka waits broker.session.timeout; the engine takes it as zero beats),
-// removes it from every ISR unless it is the last member, and re-elects
-// where it led. Then it elects a leader for every offline partition whose
+// removes it from every ISR unless it is the last member — where another
+// broker leads, that leader may move its high watermark at once — and
+// re-elects where it led. Then it elects a leader for every offline partition whose
 // ISR holds a restarted broker, and completes reassignments whose target
 // replicas are all in the ISR.
 func (e *engine) stepController() {
@@ -92,6 +93,15 @@ func (e *engine) stepController() {
 				old := p.isr
 				p.commitISR(without(p.isr, b))
 				e.emit(Event{Kind: KindISRFence, Partition: p.id, Broker: b, From: old, To: p.isr})
+				if p.leader != b && p.leader != 0 {
+					// The leader learns the smaller ISR from the metadata
+					// (Partition.makeLeader, which ends in
+					// maybeIncrementLeaderHW whether or not the leader
+					// epoch changed): the high watermark no longer waits
+					// for b, and parked acks=all requests it passes
+					// complete now, as after a shrink the leader proposed.
+					e.maybeIncrementLeaderHW(p, Event{Reason: ReasonISRFence})
+				}
 			}
 			if p.leader == b {
 				e.electLeader(p, b, why)

@@ -302,6 +302,8 @@ func hwReason(e Event) string {
 		return "broker " + strconv.Itoa(e.Broker) + " fetched from offset " + strconv.FormatInt(e.FetchOffset, 10)
 	case ReasonISRShrink:
 		return "the ISR no longer waits for the replica it dropped"
+	case ReasonISRFence:
+		return "the ISR no longer waits for the broker the controller fenced"
 	case ReasonISRExpand:
 		return "the ISR is back at min.insync.replicas"
 	case ReasonReassignmentDone:

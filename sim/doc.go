@@ -22,8 +22,9 @@
 //     written (crash, restart, pause, resume, add.broker, add.partitions,
 //     and group joins, leaves and stops);
 //  2. the controller reacts: fences crashed brokers, removes them from
-//     ISRs, elects leaders from the ISR in assignment order, bumps leader
-//     epochs, completes reassignments;
+//     ISRs (a leader that stays moves its high watermark if the smaller
+//     ISR lets it, Partition.makeLeader), elects leaders from the ISR in
+//     assignment order, bumps leader epochs, completes reassignments;
 //  3. deliver every message sent in the previous beat, in send order
 //     (the controller handles the AlterPartition requests among them);
 //  4. leaders run their periodic checks: ISR expiry (on the beats of the
@@ -32,8 +33,8 @@
 //     followers with no fetch outstanding fetch; then the groups act;
 //  6. the state is recorded.
 //
-// Every message takes one beat: sent in beat t, handled in step 3 of beat
-// t+1. A message addressed to an offline broker is dropped; one a broker
+// Every message takes one beat: sent in beat t, in whichever step, handled
+// in step 3 of beat t+1. A message addressed to an offline broker is dropped; one a broker
 // sent before it crashed still arrives. Beat 0 is the initial state: every
 // partition led by its first replica at leader epoch 0, full ISR, empty
 // logs.

@@ -110,6 +110,7 @@ const (
 	ReasonNewLeaderAlone   = "new-leader-alone"  // a new leader's ISR is itself alone
 	ReasonFollowerFetch    = "follower-fetch"    // a follower's fetch (Broker, FetchOffset) moved it
 	ReasonISRShrink        = "isr-shrink"        // the ISR dropped the replica it waited for
+	ReasonISRFence         = "isr-fence"         // the controller fenced a replica the ISR waited for
 	ReasonISRExpand        = "isr-expand"        // the ISR took in a follower and is back at min.insync.replicas
 	ReasonReassignmentDone = "reassignment-done" // a reassignment dropped the replicas it removed
 
@@ -402,7 +403,7 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindHW, fields: fs(fPartition, fFromOffset, fToOffset, fReason),
 		optional: only(func(e *Event) bool { return e.Reason == ReasonFollowerFetch }, fBroker, fFetchOffset),
 		reasons: []string{ReasonAppend, ReasonLeaderAlone, ReasonNewLeaderAlone, ReasonFollowerFetch, ReasonISRShrink,
-			ReasonReassignmentDone, ReasonISRExpand}},
+			ReasonISRFence, ReasonReassignmentDone, ReasonISRExpand}},
 	{kind: KindHWNewLeader, fields: fs(fPartition, fBroker, fFromOffset, fToOffset)},
 	{kind: KindISRShrinkPropose, fields: fs(fPartition, fBroker, fLagTime)},
 	{kind: KindISRShrink, fields: fs(fPartition, fFrom, fTo, fRemoving)},
