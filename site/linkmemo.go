@@ -130,8 +130,9 @@ func (lc *linkContext) facts(pg *Page, d linkDep) linkFacts {
 }
 
 // targetFacts is everything checkFragments reads of a page a fragment
-// names: its file name (in messages), its figures (ids, last beats,
-// knobs), whether one of its fences is broken, and its headings' ids.
+// names: its file name (in messages), whether its text was read, its
+// figures (ids, last beats, knobs), whether one of its fences is broken,
+// and its headings' ids.
 // Made once a build per page.
 func (lc *linkContext) targetFacts(to *Page) string {
 	if f, ok := lc.targets[to]; ok {
@@ -143,7 +144,7 @@ func (lc *linkContext) targetFacts(to *Page) string {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	f := to.File + "\x00" + figureFacts(lc.figs[to], lc.broken[to]) + "\x00" + strings.Join(ids, "\x00")
+	f := to.File + "\x00" + to.unread + "\x00" + figureFacts(lc.figs[to], lc.broken[to]) + "\x00" + strings.Join(ids, "\x00")
 	if lc.targets == nil {
 		lc.targets = map[*Page]string{}
 	}

@@ -317,7 +317,10 @@ func (f *pageFigure) lastOf(query string) (int, string) {
 // beside the fence's own error, so that a bad beat or knob value is not
 // found only once the fence is mended; a link naming nothing on a page
 // whose broken fence has no id may name that one, and is left to the
-// fence's error.
+// fence's error. So is a link into a page whose text was not read at all
+// (Page.unread: not UTF-8, say), whose figures are unknown (and its
+// headings too, when it was not parsed): a link that names none it knows
+// says it could not be checked, where it said the page had no such figure.
 func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.ErrorList {
 	var errs sim.ErrorList
 	for _, l := range links {
@@ -357,7 +360,12 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 			continue // reported as ambiguous
 		}
 		if fig == nil && (isBeat || hasQuery || !hasHeadingID(l.to, name) && name != "" && !strings.EqualFold(name, "top") && name != "main") {
-			// Not a figure that built, nor a heading: a broken one?
+			// Not a figure that built, nor a heading: on a page left
+			// unread, or a broken one?
+			if l.to.unread != "" {
+				fail("%s %s (its own error says where), so this link could not be checked", l.to.File, l.to.unread)
+				continue
+			}
 			if b := brokenFigure(broken[l.to], name); b != nil {
 				fail("figure %q of %s does not build (its fence's error says why), so this link could not be checked", b.id, l.to.File)
 				continue

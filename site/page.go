@@ -72,6 +72,11 @@ type Page struct {
 
 	doc     ast.Node
 	figures []*figureNode
+	// unread says why the page's text was left unread ("is not UTF-8
+	// text"), its own error saying where; "" when it was read. Its
+	// figures and headings are then unknown, so a link to one of them
+	// cannot be checked (checkFragments).
+	unread string
 	// links are the page's links and images in document order, found
 	// once (pageLinks, which sets linksFound); linkOrig holds each one's
 	// destination as written, before resolveLinks and checkFragments
@@ -139,6 +144,10 @@ func newMarkdown() goldmark.Markdown {
 	)
 }
 
+// unreadNesting is Page.unread for a page whose lists and quotes nest
+// deeper than MaxNesting.
+const unreadNesting = "nests lists and quotes too deep to be read"
+
 // parsePage parses one page's front matter and Markdown. It returns the
 // page and every problem with its front matter; figures are found but not
 // yet computed.
@@ -149,14 +158,14 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 	pg := &Page{Path: p, File: file, Slug: Slug(p), src: src}
 	if errs := CheckNesting(file, src); errs != nil {
 		// Parsing such a page is what takes minutes: leave it unparsed.
-		pg.doc = ast.NewDocument()
+		pg.doc, pg.unread = ast.NewDocument(), unreadNesting
 		return pg, errs
 	}
 	var errs sim.ErrorList
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
 	pg.doc = md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
 	if errs := checkNestingDepth(pg); errs != nil {
-		pg.doc = ast.NewDocument()
+		pg.doc, pg.unread = ast.NewDocument(), unreadNesting
 		return pg, errs
 	}
 	pg.figures = pageFigures(ctx)
@@ -170,6 +179,7 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 		errs = append(errs, sim.Error{File: file, Pos: firstInvalidUTF8(src),
 			Msg: "the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)"})
 		pg.figures = nil // a fence holding the byte would only say it again
+		pg.unread = "is not UTF-8 text"
 		return pg, errs
 	}
 

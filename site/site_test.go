@@ -1015,6 +1015,29 @@ func TestTextAfterComment(t *testing.T) {
 	}
 }
 
+// TestLinksIntoUnreadPage (try10 B): a page left unread — not UTF-8, or
+// nesting too deep — has no known figures (nor headings, when not parsed),
+// so a link to one says it could not be checked, beside the page's own
+// error, where it said the page had no such figure; a link to the page,
+// its top or a heading it has is fine.
+func TestLinksIntoUnreadPage(t *testing.T) {
+	fence := "```kflow\nid: fig\nbeats: 5\n```\n"
+	fsys := fstest.MapFS{
+		"a.md": page("title: A", "[f](b.md#fig@3) [h](b.md#head) [p](b.md) [t](b.md#top) [d](c.md#fig)"),
+		"b.md": page("title: B", "## Head", "", "bad \xff byte [s](#fig@1)", "", fence),
+		"c.md": page("title: C", strings.Repeat("> ", MaxNesting+1)+"deep", "", fence),
+	}
+	_, err := Generate(Options{Content: fsys, ContentName: "content"})
+	want := `content/a.md:4:1: link to "b.md#fig@3": content/b.md is not UTF-8 text (its own error says where), so this link could not be checked` + "\n" +
+		`content/a.md:4:56: link to "c.md#fig": content/c.md nests lists and quotes too deep to be read (its own error says where), so this link could not be checked` + "\n" +
+		`content/b.md:6:5: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)` + "\n" +
+		`content/b.md:6:12: link to "#fig@1": content/b.md is not UTF-8 text (its own error says where), so this link could not be checked` + "\n" +
+		fmt.Sprintf(`content/c.md:4:%d: this line opens %d lists and quotes inside each other: Kafka Flow allows them %d deep`, 2*MaxNesting+1, MaxNesting+1, MaxNesting)
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
 // TestFigureLinksHarder: a full id wins over a short one; a short id that
 // is also a heading's is ambiguous; index.html exists without index.md;
 // a percent-encoded file name is decoded; and a link to a figure whose
