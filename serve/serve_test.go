@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -386,6 +387,54 @@ func TestLinkedFolderWatched(t *testing.T) {
 	sc.expect(t, "reload")
 	if r := get(t, base+"/linked/c.html"); !strings.Contains(r.body, "Edited through the link") {
 		t.Fatalf("edit in the linked folder not built:\n%s", r.body)
+	}
+}
+
+// TestLinkedFolderReplaced (try11 F13): a linked folder's target removed
+// and made anew (a branch switch, a generator rewriting it) is watched
+// again under the link's name, as a plain folder made anew is: the watch
+// on the old target followed it away, and the link itself did not change.
+func TestLinkedFolderReplaced(t *testing.T) {
+	dir := smallSite(t)
+	shared := filepath.Join(t.TempDir(), "shared")
+	write(t, filepath.Join(shared, "c.md"), fencePage("C", "three", "Shared page", "beats: 2"))
+	if err := os.Symlink(shared, filepath.Join(dir, "linked")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	_, base := start(t, Options{ContentDir: dir, ContentName: "content"})
+	shows := func(what string) {
+		t.Helper()
+		for end := time.Now().Add(deadline); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			if r := get(t, base+"/linked/c.html"); r.status == 200 && strings.Contains(r.body, what) {
+				return
+			}
+		}
+		t.Fatalf("linked/c.html never showed %q", what)
+	}
+	shows("Shared page")
+	if err := os.RemoveAll(shared); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(shared, "c.md"), fencePage("C", "three", "The new folder", "beats: 2"))
+	shows("The new folder")
+	write(t, filepath.Join(shared, "c.md"), fencePage("C", "three", "Edited in the new folder", "beats: 2"))
+	shows("Edited in the new folder")
+}
+
+// TestWatcherErrorSaysWhat (try11 F13): an error from the system's file
+// watcher, often an errno alone, is printed with what was watched and
+// what serve does about it, where it read "kflowgen: watching: invalid
+// argument".
+func TestWatcherErrorSaysWhat(t *testing.T) {
+	dir := smallSite(t)
+	var errs syncBuffer
+	s, _ := start(t, Options{ContentDir: dir, ContentName: "content", Errors: &errs})
+	s.watcher.Errors <- syscall.EINVAL
+	want := "kflowgen: watching " + filepath.ToSlash(dir) + "/ for changes: the system's file watcher reported \"invalid argument\"; a change may have been missed, so the next build reads every file again\n"
+	for end := time.Now().Add(deadline); time.Now().Before(end) && errs.String() == ""; time.Sleep(10 * time.Millisecond) {
+	}
+	if got := errs.String(); got != want {
+		t.Errorf("printed %q, want %q", got, want)
 	}
 }
 

@@ -120,6 +120,12 @@ type Server struct {
 	// made anew (an editor or a script replacing the whole folder), which
 	// the watch on the old folder cannot see.
 	roots map[string]bool
+	// linkTargets maps the target of each followed link to a folder
+	// (absolute, links resolved) to the link's path as watched;
+	// linkParents are the folders holding such targets that are watched
+	// for the same one event as a root's parent (watchLinkTarget).
+	linkTargets map[string]string
+	linkParents map[string]bool
 
 	buildMu sync.Mutex // one build at a time
 	builds  int        // guarded by buildMu
@@ -310,12 +316,19 @@ func New(o Options) (*Server, error) {
 		s.watcher = w
 		s.roots = map[string]bool{}
 		for _, d := range dirs {
+			// Known as roots before their trees are walked, so that a
+			// link's target inside one is not watched twice
+			// (watchLinkTarget).
+			if abs, err := filepath.Abs(d); err == nil && filepath.Dir(abs) != abs {
+				s.roots[abs] = true
+			}
+		}
+		for _, d := range dirs {
 			if err := s.addTree(d); err != nil {
 				s.Close()
 				return nil, fmt.Errorf("watching %s: %w", d, err)
 			}
 			if abs, err := filepath.Abs(d); err == nil && filepath.Dir(abs) != abs {
-				s.roots[abs] = true
 				_ = w.Add(filepath.Dir(abs)) // best effort: without it, only a replaced root goes unseen
 			}
 		}

@@ -48,6 +48,7 @@ func (s *Server) addFolder(dir string, root bool) error {
 			if err != nil || !st.IsDir() || linksBack(p, st) {
 				continue
 			}
+			s.watchLinkTarget(p)
 		} else if !e.IsDir() {
 			continue
 		}
@@ -56,6 +57,70 @@ func (s *Server) addFolder(dir string, root bool) error {
 		}
 	}
 	return nil
+}
+
+// watchLinkTarget watches the folder that holds the target of the link at
+// p, a followed link to a folder, so that a target removed and made anew
+// (a branch switch, a generator rewriting its folder) is watched again:
+// the watch under the link's name followed the old folder away, and no
+// event in the content folder says the new one came (the link itself did
+// not change). It is best effort, as the watch on a root's parent is, and
+// skipped when that folder is already watched as part of a tree (a second
+// watch on one folder would rename its events).
+func (s *Server) watchLinkTarget(p string) {
+	target, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		target, err = filepath.Abs(target)
+	}
+	if err != nil {
+		return
+	}
+	if s.linkTargets == nil {
+		s.linkTargets = map[string]string{}
+	}
+	if _, ok := s.linkTargets[target]; ok {
+		s.linkTargets[target] = p
+		return
+	}
+	parent := filepath.Dir(target)
+	if parent == target {
+		return
+	}
+	for _, tree := range s.watchedTrees() {
+		if within(parent, tree) {
+			return
+		}
+	}
+	s.linkTargets[target] = p
+	if !s.linkParents[parent] {
+		if s.watcher.Add(parent) == nil {
+			if s.linkParents == nil {
+				s.linkParents = map[string]bool{}
+			}
+			s.linkParents[parent] = true
+		}
+	}
+}
+
+// watchedTrees lists the folders whose trees are watched, with links
+// resolved: the roots and every followed link's target.
+func (s *Server) watchedTrees() []string {
+	var trees []string
+	for r := range s.roots {
+		if t, err := filepath.EvalSymlinks(r); err == nil {
+			trees = append(trees, t)
+		}
+	}
+	for t := range s.linkTargets {
+		trees = append(trees, t)
+	}
+	return trees
+}
+
+// within reports whether p is dir or inside it (both absolute and clean).
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // linksBack reports whether the link at p, to the folder st, leads to a
@@ -119,7 +184,7 @@ func (s *Server) watch(ctx context.Context) {
 			// chmod may make a page unreadable, and dropping a file
 			// costs the next build one read at most.
 			s.forget(ev)
-			if s.parentEvent(ev) || !relevant(ev) {
+			if s.parentEvent(&ev) || !relevant(ev) {
 				s.sawEvent(ev, false)
 				continue
 			}
@@ -141,11 +206,21 @@ func (s *Server) watch(ctx context.Context) {
 			if !ok {
 				return
 			}
-			fmt.Fprintf(s.o.Errors, "kflowgen: watching: %s\n", sim.EscapeName(err.Error()))
+			// An errno alone ("invalid argument", from a watch the
+			// system dropped with its folder) says nothing of what was
+			// watched or what happens next: say both.
+			next := "the next build reads every file again"
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				next = "the site is built again from the files as they are now"
+			}
+			fmt.Fprintf(s.o.Errors, "kflowgen: watching %s for changes: the system's file watcher reported %q; a change may have been missed, so %s\n",
+				s.watchedNames(), sim.EscapeName(err.Error()), next)
 			// Events may have been lost: nothing kept can be trusted.
 			s.forgetAll()
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				// Rebuild to be sure nothing is missed.
+				// Rebuild to be sure nothing is missed (not after every
+				// error: one that a build's own writes set off would
+				// rebuild forever).
 				schedule()
 			}
 		case <-timer.C:
@@ -164,6 +239,18 @@ func (s *Server) watch(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// watchedNames names the watched folders for a message: "content/", or
+// "content/ and templates/".
+func (s *Server) watchedNames() string {
+	var names []string
+	for _, d := range []string{s.o.ContentDir, s.o.TemplatesDir} {
+		if d != "" {
+			names = append(names, sim.EscapeName(filepath.ToSlash(filepath.Clean(d))+"/"))
+		}
+	}
+	return strings.Join(names, " and ")
 }
 
 // idleCollect is how long the watcher waits after a build, with no change
@@ -224,9 +311,22 @@ func (s *Server) sawEvent(ev fsnotify.Event, kept bool) {
 // watched again (the old watch followed the old folder away) and kept, so
 // it starts a rebuild; a root removed or renamed away is kept too, so the
 // rebuild says what is missing.
-func (s *Server) parentEvent(ev fsnotify.Event) bool {
+//
+// The watch on the folder holding a followed link's target
+// (watchLinkTarget) works the same way: an event about the target is
+// renamed to the link (so the target made anew is watched again under the
+// link's name) and kept, and an event about its siblings is dropped.
+func (s *Server) parentEvent(ev *fsnotify.Event) bool {
 	abs, err := filepath.Abs(ev.Name)
 	if err != nil {
+		return false
+	}
+	if link, ok := s.linkTargets[abs]; ok && s.linkParents[filepath.Dir(abs)] {
+		// From here on the event is about the link, whose target is
+		// gone or new: what was kept under it is forgotten, and a new
+		// target is watched under the link's name.
+		ev.Name = link
+		s.forget(fsnotify.Event{Name: link, Op: fsnotify.Remove})
 		return false
 	}
 	if s.roots[abs] {
@@ -246,7 +346,7 @@ func (s *Server) parentEvent(ev fsnotify.Event) bool {
 			return true // beside a root
 		}
 	}
-	return false
+	return s.linkParents[dir] // beside a link's target
 }
 
 // relevant reports whether a watcher event may change the site: not a
