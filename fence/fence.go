@@ -72,8 +72,57 @@ func Parse(body []byte) (p *Parsed) {
 		return &Parsed{Errors: errs, ID: id, IDPos: pos}
 	}
 	v := f.Variants[f.Default]
-	return &Parsed{Scenario: v.Scenario, Compare: v.Compare, Knobs: f.Knobs, Variants: f.Variants, Default: f.Default,
+	p = &Parsed{Scenario: v.Scenario, Compare: v.Compare, Knobs: f.Knobs, Variants: f.Variants, Default: f.Default,
 		ID: v.Scenario.ID, IDPos: v.Scenario.IDPos}
+	if errs := overBudget(v.Scenario.Pos, p.Work()); errs != nil {
+		return &Parsed{Errors: errs, ID: p.ID, IDPos: p.IDPos}
+	}
+	return p
+}
+
+// The budgets of a whole site, which one fence alone must also keep:
+// kflowgen build sums them over every figure (package site), while Parse
+// refuses a single fence beyond either, so that kflowgen figure, kflowgen
+// sim and the playground, which take one fence, refuse it too, before
+// anything is simulated. Without it a fence with every value within its
+// own limit but knobs × compare: (48 runs of 401 beats, 500 records, 9
+// brokers, 48 members) took kflowgen figure 46 s and 4.1 GB into a 196 MB
+// page, and froze a playground tab for 41 s from a 265-byte link.
+const (
+	// MaxRecordBeats bounds the work of a whole build: the sum over every
+	// figure (both runs of a side-by-side one, every knob combination) of
+	// its beats, counting beat 0, times its records (at least one)
+	// (Work.RecordBeats). A figure at every scenario limit is 401 × 500 =
+	// 200,500 record-beats; the guide, every knob combination counted, is
+	// under 1% of the limit (site TestReferenceGuideShareOfSiteLimits).
+	MaxRecordBeats = 2_000_000
+	// MaxFrames bounds the frames of a whole build, summed the same way
+	// (Work.Frames): each frame draws every broker, partition and member,
+	// however few records there are, so a site of one-record figures at
+	// the broker, partition and member limits needs this bound too. Set
+	// on the peak resident set of `kflowgen build` (/usr/bin/time's
+	// maximum resident set, two cores), to stay within the 1 GB a build
+	// may take at 1,000 pages: 187 such figures of 401 frames (74,987
+	// frames, the heaviest there are) peak at 816 MB, and 1,000 pages made
+	// of the guide holding 1,500 figures (bench.GuideSite: 74,821 frames,
+	// knob combinations counted) at 830 to 933 MB over four builds
+	// (kflowgen bench --against-hugo's largest). The guide has under 5% of
+	// it (the number kflowgen build's summary prints, counted as here).
+	MaxFrames = 75_000
+)
+
+// overBudget reports, at pos (the scenario's first key), a fence whose
+// work w alone is over MaxRecordBeats or MaxFrames, in the words kflowgen
+// build uses for the figure that takes a site past them; nil if it keeps
+// both.
+func overBudget(pos sim.Pos, w Work) sim.ErrorList {
+	switch {
+	case w.RecordBeats > MaxRecordBeats:
+		return sim.ErrorList{{Pos: pos, Msg: fmt.Sprintf("this figure takes %d record-beats (beats × records, summed over both runs and every knob combination): Kafka Flow allows at most %d in a site; use fewer beats or records, or fewer knob values", w.RecordBeats, MaxRecordBeats)}}
+	case w.Frames > MaxFrames:
+		return sim.ErrorList{{Pos: pos, Msg: fmt.Sprintf("this figure takes %d frames (beats, counting beat 0, summed over both runs and every knob combination): Kafka Flow allows at most %d in a site; use fewer beats or fewer knob values", w.Frames, MaxFrames)}}
+	}
+	return nil
 }
 
 // label names a combination of knob values in messages and links

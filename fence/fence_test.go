@@ -214,3 +214,50 @@ func TestPageDrawingThenRest(t *testing.T) {
 		t.Fatal("the guide has no fence with knobs")
 	}
 }
+
+// heavy is a fence with every value within its own limit whose knobs
+// (24 combinations) and compare: run make 48 runs of 401 beats and 500
+// records: 9,624,000 record-beats, beyond what a whole site may take.
+const heavy = `id: heavy
+beats: 400
+brokers: 9
+topic: {partitions: 12, replication.factor: 5}
+producer: {records: 500, keys: [a, b, c, d, e, f, g, h]}
+consumer.groups:
+  - {id: c1, members: 12}
+share.groups:
+  - {id: s1, members: 12}
+knobs: {producer.acks: [0, 1, all], topic.min.insync.replicas: [1, 2], producer.max.in.flight.requests.per.connection: [1, 2, 3, 5]}
+compare:
+  title: other
+  producer: {interval: 1, start: 2}
+`
+
+// TestOneFenceKeepsTheSiteBudgets: a single fence over the site's
+// record-beat or frame budget is refused by Parse, at its first key, so
+// that every path that takes one fence (kflowgen figure and sim, the
+// playground's Play) refuses it before the engine runs; the budget counts
+// every knob combination and both runs.
+func TestOneFenceKeepsTheSiteBudgets(t *testing.T) {
+	runs := 0
+	defer fence.SetEngine(func(sc *sim.Scenario) *sim.Trace { runs++; return sim.Run(sc) })()
+	want := "1:1: this figure takes 9624000 record-beats (beats × records, summed over both runs and every knob combination): Kafka Flow allows at most 2000000 in a site; use fewer beats or records, or fewer knob values"
+	p := fence.Parse([]byte(heavy))
+	if p.Errors.Error() != want || p.Variants != nil || p.ID != "heavy" || p.Work() != (fence.Work{}) {
+		t.Errorf("parse: %q, %d variants, id %q", p.Errors.Error(), len(p.Variants), p.ID)
+	}
+	if r := fence.Play([]byte(heavy), "page"); len(r.Errors) != 1 || r.Errors[0].Error() != want || r.HTML != nil {
+		t.Errorf("play: %v", r.Errors)
+	}
+	// (One fence cannot pass MaxFrames: sim.MaxKnobCombinations × 2 runs
+	// × 401 beats is 19,248 frames; Parse checks it all the same.)
+	if runs != 0 {
+		t.Errorf("the engine ran %d times for fences over the budget", runs)
+	}
+	// At the budget it is a figure like any other.
+	ok := strings.Replace(heavy, "knobs: {producer.acks: [0, 1, all], ", "knobs: {", 1)
+	ok = strings.Replace(ok, "records: 500", "records: 311", 1)
+	if p := fence.Parse([]byte(ok)); len(p.Errors) > 0 || p.Work().RecordBeats > fence.MaxRecordBeats {
+		t.Errorf("under the budget: %v, %+v", p.Errors, p.Work())
+	}
+}

@@ -15,26 +15,12 @@ const (
 	// MaxFiguresPerPage is how many ```kflow fences one page may hold.
 	MaxFiguresPerPage = 100
 	// MaxRecordBeats bounds the work of a whole build: the sum over every
-	// figure (both runs of a side-by-side one) of its beats, counting beat
-	// 0, times its records (at least one). A figure at every scenario
-	// limit is 401 × 500 = 200,500 record-beats; the guide, every knob
-	// combination counted, is under 1% of the limit (site
-	// TestReferenceGuideShareOfSiteLimits).
-	MaxRecordBeats = 2_000_000
+	// figure of fence.Work.RecordBeats (fence.MaxRecordBeats, which one
+	// fence alone must keep too).
+	MaxRecordBeats = fence.MaxRecordBeats
 	// MaxFrames bounds the frames of a whole build, summed the same way
-	// (knob combinations included): each frame draws every broker,
-	// partition and member, however few records there are, so a site of
-	// one-record figures at the broker, partition and member limits needs
-	// this bound too. Set on the peak resident set of `kflowgen build`
-	// (/usr/bin/time's maximum resident set, two cores), to stay within
-	// the 1 GB a build may take at 1,000 pages: 187 such figures of 401
-	// frames (74,987 frames, the heaviest there are) peak at 816 MB, and
-	// 1,000 pages made of the guide holding 1,500 figures (bench.GuideSite:
-	// 74,821 frames, knob combinations counted) at 830 to 933 MB over four
-	// builds (kflowgen bench --against-hugo's largest). The guide has under
-	// 5% of it (the number kflowgen build's summary prints,
-	// FigureStat.Frames, counted as here).
-	MaxFrames = 75_000
+	// (fence.MaxFrames).
+	MaxFrames = fence.MaxFrames
 )
 
 // checkSiteLimits reports, at its opening line, the first fence of a page
