@@ -1,7 +1,10 @@
 package playground_test
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,10 +13,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/kafkaflow/kflowgen/content"
 	"github.com/kafkaflow/kflowgen/fence"
@@ -413,4 +418,58 @@ func TestBrowserPhoneTypeSize(t *testing.T) {
 			t.Errorf("%s.md (the guide's fence %d): at 390 px the playground draws %q at %.1f px, want at least 10", slugs[i], i+1, got[1], px)
 		}
 	}
+}
+
+// TestBrowserLinkBomb: a link whose fence inflates far past
+// playground.MaxFenceBytes (128 MiB of "a" in 130 KB of raw DEFLATE) ends
+// with the "longer than 65536 bytes" message, having taken out of the
+// decompressor little more than the limit (counted by a wrapper around
+// DecompressionStream('deflate-raw') put in before the page's scripts) and
+// leaving the page's heap small: reading stops at the limit, not after
+// the whole stream.
+func TestBrowserLinkBomb(t *testing.T) {
+	browsertest.Chromium(t)
+	out := filepath.Join(t.TempDir(), "site")
+	pages := fstest.MapFS{"index.md": {Data: []byte("---\ntitle: Home\n---\n\nHome.\n")}}
+	if _, err := site.Build(site.Options{Content: pages, ContentName: "content"}, out, ""); err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w, _ := flate.NewWriter(&z, flate.BestCompression)
+	mib := bytes.Repeat([]byte("a"), 1<<20)
+	for range 128 {
+		w.Write(mib)
+	}
+	w.Close()
+	frag := base64.RawURLEncoding.EncodeToString(z.Bytes())
+
+	ctx := browsertest.Start(t, 1280, 900)
+	count := `(() => { const D = self.DecompressionStream; self.kfInflated = 0;
+		self.DecompressionStream = function (format) {
+			const d = new D(format);
+			if (format != 'deflate-raw') return d;
+			return { writable: d.writable, readable: d.readable.pipeThrough(new TransformStream({ transform(c, o) { self.kfInflated += c.length; o.enqueue(c); } })) };
+		}; })()`
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: count})
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, "file://"+filepath.ToSlash(filepath.Join(out, playground.PageFile))+"#f="+frag)
+	got := eval[[]float64](t, ctx, `new Promise(ok => { const w = () => {
+		const s = document.getElementById('pg-status').textContent;
+		s.includes('Ready') ? ok([s.includes('longer than 65536 bytes') ? 1 : 0, self.kfInflated, performance.memory.usedJSHeapSize]) : setTimeout(w, 20); }; w(); })`)
+	status := eval[string](t, ctx, `document.getElementById('pg-status').textContent`)
+	if got[0] != 1 {
+		t.Errorf("the bomb link (%d characters) ends with %q, want the fence longer than 65536 bytes", len(frag), status)
+	}
+	// One chunk of the link (256 bytes) inflates to at most 264,192 bytes.
+	if limit := float64(playground.MaxFenceBytes + 1032*256 + 16384); got[1] > limit {
+		t.Errorf("the page took %.0f bytes out of the decompressor, want at most %.0f", got[1], limit)
+	}
+	if got[2] > 64<<20 {
+		t.Errorf("the page's heap holds %.0f bytes after the bomb link, want under 64 MiB", got[2])
+	}
+	t.Logf("inflated %.0f bytes, heap %.0f bytes", got[1], got[2])
 }

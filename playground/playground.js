@@ -10,10 +10,26 @@ const MAX = 65536; // playground.MaxFenceBytes
 const pipe = async (bytes, stream) => new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 const unb64 = s => Uint8Array.from(atob(s), c => c.charCodeAt(0));
 const b64 = u => { let s = ''; for (let i = 0; i < u.length; i += 32768) s += String.fromCharCode(...u.subarray(i, i + 32768)); return btoa(s); };
+// decode inflates a link's fence, reading no more than MAX + 1 of its
+// bytes: raw DEFLATE grows up to a thousandfold, so a 1.9 MB link could
+// hold 1.4 GiB. The compressed bytes go in by CHUNK (at most about 260 KB
+// once inflated), each only once the last came out, and the stream is
+// cancelled past MAX.
+const CHUNK = 256;
 async function decode(f) {
-  const t = await pipe(unb64(f.replace(/-/g, '+').replace(/_/g, '/')), new DecompressionStream('deflate-raw'));
-  if (t.length > MAX) throw Error('the fence in the link is longer than ' + MAX + ' bytes');
-  return new TextDecoder().decode(t);
+  const z = unb64(f.replace(/-/g, '+').replace(/_/g, '/'));
+  let at = 0;
+  const src = new ReadableStream({ pull(c) { at < z.length ? c.enqueue(z.subarray(at, at += CHUNK)) : c.close(); } }, { highWaterMark: 0 });
+  const rd = src.pipeThrough(new DecompressionStream('deflate-raw')).getReader(), parts = [];
+  for (let n = 0; ;) {
+    const { done, value } = await rd.read();
+    if (done) return new TextDecoder().decode(await new Blob(parts).arrayBuffer());
+    if ((n += value.length) > MAX) {
+      rd.cancel();
+      throw Error('the fence in the link is longer than ' + MAX + ' bytes');
+    }
+    parts.push(value);
+  }
 }
 const encode = async t => b64(await pipe(new TextEncoder().encode(t), new CompressionStream('deflate-raw'))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 // stepper.js wires the figures on the page as it loads; a figure drawn
