@@ -679,13 +679,20 @@ func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []s
 		isLink := d.Type()&fs.ModeSymlink != 0 && path.Ext(name) != ".md"
 		var info fs.FileInfo
 		if isLink {
-			if info, err = fs.Stat(fsys, p); err != nil {
-				return nil
-			}
-			if !info.IsDir() {
-				if info.Mode().IsRegular() && publishedName(name) {
-					files = append(files, p)
+			if info, err = fs.Stat(fsys, p); err != nil || !info.IsDir() {
+				// A link that is not a folder is a file to publish, and
+				// must lead to a regular one, as a page's link must: one
+				// to a device, to nothing or round to itself is an
+				// error at it, not a file quietly left out.
+				if !publishedName(name) {
+					return nil
 				}
+				if why := notAPage(fsys, p, d.Type()); why != "" {
+					errs = append(errs, sim.Error{File: path.Join(contentName, p), Pos: sim.Pos{Line: 1, Col: 1},
+						Msg: why + "; a file the site publishes must be a regular file (or a link to one)"})
+					return nil
+				}
+				files = append(files, p)
 				return nil
 			}
 		}

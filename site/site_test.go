@@ -772,13 +772,53 @@ func TestPageNotAFile(t *testing.T) {
 	}
 }
 
+// TestPublishedNotAFile (try11 F4): a symbolic link among the files the
+// site publishes (not pages) that leads to a device, to nothing or round
+// to itself is an error at it, as it is for a page, rather than a file
+// quietly left out; a link to a regular file is published, and a link by
+// a name the site does not publish (Go source, an editor's backup) is not
+// looked at.
+func TestPublishedNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), page("title: A", "Text.").Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "real.png"), []byte("png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range [][2]string{{"/dev/null", "null.txt"}, {"nowhere", "gone.png"}, {"loop.css", "loop.css"},
+		{"real.png", "ok.png"}, {"nowhere", "x.go"}, {"nowhere", "draft.png~"}} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+	}
+	_, err := Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
+	want := "content/gone.png:1:1: this symbolic link points to nothing (its target does not exist); a file the site publishes must be a regular file (or a link to one)\n" +
+		"content/loop.css:1:1: this symbolic link leads, through links, back to itself; a file the site publishes must be a regular file (or a link to one)\n" +
+		"content/null.txt:1:1: this symbolic link points to a device; a file the site publishes must be a regular file (or a link to one)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+	for _, name := range []string{"gone.png", "loop.css", "null.txt"} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "ok.png real.png"; strings.Join(s.Static, " ") != want {
+		t.Errorf("published %q, want %q", s.Static, want)
+	}
+}
+
 // TestLinkedFolders: a symbolic link to a folder is followed (its pages
 // are the pages of a section named by the link, as if the folder were
 // there), and a link through which the walk comes back to a folder it is
 // in — the link's own folder, the folder holding the content folder (found
 // one level down), or through two links — is an error at the link naming
-// that folder, each once, all of them in one run. A link to nothing that
-// is not named *.md is left alone.
+// that folder, each once, all of them in one run.
 func TestLinkedFolders(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "content")
@@ -802,7 +842,6 @@ func TestLinkedFolders(t *testing.T) {
 	mk(filepath.Join(dir, "real", "a.md"), page("title: A", "Text.").Data)
 	mk(filepath.Join(shared, "b.md"), page("title: B", "Text.").Data)
 	link(shared, filepath.Join(dir, "linked"))
-	link("nowhere", filepath.Join(dir, "dangling"))
 	s, err := Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
 	if err != nil {
 		t.Fatal(err)
@@ -846,16 +885,17 @@ func TestLinkToOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(root, "sites", "public")
-	if err := os.Symlink(out, filepath.Join(dir, "outlink")); err != nil {
-		t.Skipf("cannot make symbolic links here: %v", err)
-	}
 	build := func() error {
 		_, err := Build(Options{Content: os.DirFS(dir), ContentName: "content"}, out, dir)
 		return err
 	}
-	// The first build finds a link to nothing (out does not exist yet).
+	// The first build makes out; the link is made after it (before, it
+	// would be a link to nothing, an error of its own: TestPublishedNotAFile).
 	if err := build(); err != nil {
 		t.Fatal(err)
+	}
+	if err := os.Symlink(out, filepath.Join(dir, "outlink")); err != nil {
+		t.Skipf("cannot make symbolic links here: %v", err)
 	}
 	before := listTree(t, out)
 	want := "content/outlink:1:1: following this symbolic link reaches the output folder " + out +
