@@ -39,7 +39,10 @@ import (
 //     the member owns the partition without a position and asks again
 //     every beat; it fetches nothing meanwhile.
 //   - Fetch. A member fetches each partition it owns from the partition's
-//     current leader: the request takes a beat to reach the leader and the
+//     current leader — or, while the group's metadata is stale, from a
+//     leader cut off by isolate that does not know it was replaced, which
+//     answers below its own frozen high watermark (leaderFor,
+//     handleConsumerFetch): the request takes a beat to reach the leader and the
 //     response one beat back. The leader answers with every record from the
 //     fetch offset up to its high watermark (read_uncommitted), nothing at
 //     or above it; NOT_LEADER_OR_FOLLOWER when it no longer leads;
@@ -106,6 +109,11 @@ type consumerGroup struct {
 	lives []int
 	// parts is the group's view of each partition, index = partition id.
 	parts []consumerPart
+	// meta is the leader the members' metadata names for each partition
+	// (0 for none), refreshed at beat metaAt; see leaderFor. Kafka Flow
+	// keeps one for the whole group: its members refresh together.
+	meta   []int
+	metaAt int
 }
 
 // consumerPart is one partition as a consumer group sees it.
@@ -317,6 +325,9 @@ func (g *consumerGroup) syncPartitions(e *engine) bool {
 // target, then each member takes its turn in name order.
 func (e *engine) stepConsumerGroups() {
 	for _, g := range e.groups.consumer {
+		if e.now-g.metaAt >= g.cfg.MetadataMaxAge {
+			g.refreshMetadata(e)
+		}
 		if n := len(g.parts); g.syncPartitions(e) {
 			g.bump()
 			e.emit(Event{Kind: KindConsumerPartitions, Partition: -1, Group: g.cfg.ID, PreviousPartitions: n,
@@ -661,15 +672,16 @@ func (g *consumerGroup) tellUnavailable(e *engine, m *consumerMember, p int, cod
 		Broker: pt.leader, HighWatermark: pt.hw, LeaderEpoch: pt.epoch, EpochStartOffset: pt.epochStart})
 }
 
-// maybeFetch sends m's fetch for p to the partition's leader when it has
-// handed out everything fetched and no fetch is outstanding. A request
-// whose broker was down is known lost two beats after it was sent.
+// maybeFetch sends m's fetch for p to the partition's leader, as the
+// group's metadata names it (leaderFor), when it has handed out everything
+// fetched and no fetch is outstanding. A request whose broker was down is
+// known lost two beats after it was sent.
 func (g *consumerGroup) maybeFetch(e *engine, m *consumerMember, p int) {
 	f := m.fetch[p]
 	if f.outstanding && e.now >= f.sentAt+2 {
 		f.outstanding = false
 	}
-	leader := e.parts[p].leader
+	leader := g.leaderFor(e, e.parts[p])
 	if f.resetting || f.outstanding || len(f.buffer) > 0 || leader == 0 {
 		return
 	}
@@ -698,21 +710,32 @@ func (e *engine) handleConsumerMessage(m *message) bool {
 // handleConsumerFetch is the leader's side of a consumer fetch
 // (Partition.fetchRecords with isolation.level=read_uncommitted): every
 // record from the fetch offset up to the high watermark, none at or above
-// it.
+// it. A deposed leader — cut off by isolate, it does not know it was
+// replaced — answers the same way from its own log and its own high
+// watermark, which cannot move while it has followers: the member's fetch
+// names the leader epoch its stale metadata knows, the old one, which is
+// the deposed leader's own (KIP-320), so nothing refuses it. Any other
+// broker that does not lead answers NOT_LEADER_OR_FOLLOWER.
 func (e *engine) handleConsumerFetch(m *message) {
 	p := e.parts[m.part]
 	reply := message{kind: msgGroup, from: m.to, to: 0, part: m.part, group: m.group, member: m.member,
 		offset: m.offset, fetchID: m.fetchID}
-	switch {
-	case p.leader != m.to:
+	hw := p.hw
+	if d := p.deposedBy(m.to); d != nil && p.leader != m.to {
+		hw = d.hw
+	} else if p.leader != m.to {
 		reply.errCode = errNotLeaderOrFollower
-	case m.offset > p.reps[p.leader].leo():
+		e.send(reply)
+		return
+	}
+	r := p.reps[m.to]
+	if m.offset > r.leo() {
 		reply.errCode = errOffsetOutOfRange
-		reply.leo = p.reps[p.leader].leo()
-	default:
-		reply.hw = p.hw
-		if m.offset < p.hw {
-			reply.entries = p.reps[p.leader].log[m.offset:p.hw:p.hw]
+		reply.leo = r.leo()
+	} else {
+		reply.hw = hw
+		if m.offset < hw {
+			reply.entries = r.log[m.offset:hw:hw]
 		}
 	}
 	e.send(reply)
@@ -732,6 +755,10 @@ func (e *engine) handleConsumerFetchResponse(g *consumerGroup, msg *message) {
 	}
 	f.outstanding = false
 	switch msg.errCode {
+	case errNotLeaderOrFollower:
+		// An InvalidMetadataException: the consumer asks for a metadata
+		// update (FetchCollector.handleInitializeErrors → requestMetadataUpdate).
+		g.refreshMetadata(e)
 	case errNone:
 		for i, en := range msg.entries {
 			f.buffer = append(f.buffer, bufferedRecord{part: msg.part, offset: msg.offset + int64(i), rec: en.Record})
@@ -749,6 +776,39 @@ func (e *engine) handleConsumerFetchResponse(g *consumerGroup, msg *message) {
 			AutoOffsetReset: g.cfg.AutoOffsetReset})
 		if f.resetting {
 			g.tellUnavailable(e, m, msg.part, code)
+		}
+	}
+}
+
+// leaderFor is the broker g's members fetch p from: the leader the group's
+// metadata names. As for the producer (engine.leaderFor), the metadata is
+// instant — the members learn every leader change at once — except about a
+// leader cut off by isolate that does not know it was replaced: it keeps
+// answering their fetches, so nothing tells them, and they keep fetching
+// from it until the group's next refresh (metadata.max.age beats, or after
+// a NOT_LEADER_OR_FOLLOWER).
+func (g *consumerGroup) leaderFor(e *engine, p *partition) int {
+	for len(g.meta) <= p.id {
+		g.meta = append(g.meta, e.parts[len(g.meta)].leader)
+	}
+	if old := g.meta[p.id]; old != p.leader && p.deposedBy(old) != nil {
+		return old
+	}
+	g.meta[p.id] = p.leader
+	return p.leader
+}
+
+// refreshMetadata is the members' metadata update (Metadata.update, on
+// metadata.max.age or requestUpdate): the group learns every partition's
+// current leader; a stale entry it corrects is told.
+func (g *consumerGroup) refreshMetadata(e *engine) {
+	g.metaAt = e.now
+	for i, old := range g.meta {
+		if cur := e.parts[i].leader; old != cur {
+			g.meta[i] = cur
+			if e.parts[i].deposedBy(old) != nil {
+				e.emit(Event{Kind: KindMetadata, Partition: i, Broker: old, Leader: cur, Group: g.cfg.ID})
+			}
 		}
 	}
 }

@@ -57,7 +57,11 @@ func describe(e Event) string {
 		}
 		return s + "'s leader is broker " + itoa(e.Leader) + ") and follows"
 	case KindMetadata:
-		s := "producer refreshed its metadata: " + p + "'s leader is "
+		who := "producer"
+		if e.Group != "" {
+			who = "group " + e.Group
+		}
+		s := who + " refreshed its metadata: " + p + "'s leader is "
 		if e.Leader == 0 {
 			s += "none"
 		} else {

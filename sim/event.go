@@ -56,7 +56,7 @@ const (
 	KindLost      Kind = "lost"        // L: an acknowledged record is not in the new leader's log
 	KindLostOnAck Kind = "lost-on-ack" // L on the beat the acknowledgement arrived
 	KindRetry     Kind = "retry"       // the outcome was unknown; the producer resends (retries)
-	KindMetadata  Kind = "metadata"    // the producer's metadata refresh found a partition's new leader
+	KindMetadata  Kind = "metadata"    // the producer's (or a consumer group's) metadata refresh found a partition's new leader
 	KindDuplicate Kind = "duplicate"   // an idempotent leader recognised a resent record and did not append it again
 
 	// Consumer groups (KIP-848).
@@ -426,7 +426,8 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindLostOnAck, fields: fs(fRecord, fPartition, fAcks)},
 	{kind: KindRetry, fields: fs(fRecord, fPartition, fAttempt, fRetry, fRetries, fRetryBackoff)},
 	{kind: KindDuplicate, fields: fs(fPartition, fBroker, fRecord, fOffset)},
-	{kind: KindMetadata, fields: fs(fPartition, fBroker, fLeader)},
+	{kind: KindMetadata, fields: fs(fPartition, fBroker, fLeader),
+		optional: only(func(e *Event) bool { return e.Group != "" }, fGroup)},
 	{kind: KindConsumerJoin, fields: fs(fGroup, fMember, fGroupEpoch)},
 	{kind: KindConsumerLeaving, fields: fs(fGroup, fMember, fRecord)},
 	{kind: KindConsumerLeave, fields: fs(fGroup, fMember, fGroupEpoch)},

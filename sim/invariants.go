@@ -28,7 +28,8 @@ import (
 //     every replica holds them below its own high watermark;
 //   - consumers see only committed offsets: a group's position,
 //     committed offset, share-partition start offset and in-flight records
-//     never pass the highest high watermark the partition has had;
+//     never pass the highest high watermark the partition has had (its
+//     leader's, or a deposed leader's that still serves fetches);
 //   - consumer groups: one owner per partition, every partition owned
 //     and the quotas balanced once reconciled, committed offsets never
 //     fall (checkConsumerInvariants in invariants_groups.go);
@@ -60,6 +61,12 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 				maxHW = append(maxHW, 0)
 			}
 			maxHW[pi] = max(maxHW[pi], p.HighWatermark)
+			for ri := range p.Replicas {
+				// A deposed leader (isolate) serves consumers below its
+				// own high watermark; a follower's is never above its
+				// leader's.
+				maxHW[pi] = max(maxHW[pi], p.Replicas[ri].HighWatermark)
+			}
 			if p.Leader != 0 {
 				k := [2]int{p.Partition, p.LeaderEpoch}
 				if l, ok := leaders[k]; ok && l != p.Leader {

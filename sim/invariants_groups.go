@@ -39,6 +39,9 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 				maxHW = append(maxHW, 0)
 			}
 			maxHW[p.Partition] = max(maxHW[p.Partition], p.HighWatermark)
+			for _, r := range p.Replicas {
+				maxHW[p.Partition] = max(maxHW[p.Partition], r.HighWatermark) // a deposed leader's too
+			}
 		}
 		for _, ev := range b.Events {
 			switch ev.Kind {

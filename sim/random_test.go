@@ -81,6 +81,11 @@ func randomScenario(seed uint64) *sim.Scenario {
 		sc.Timeline = append(sc.Timeline, ev)
 	}
 	addRandomConsumerGroups(r, sc)
+	// Drawn last, so every seed still makes the scenario it made before
+	// consumer groups had a metadata.max.age.
+	for i := range sc.ConsumerGroups {
+		sc.ConsumerGroups[i].MetadataMaxAge = 1 + r.IntN(10)
+	}
 	// the engine reads the timeline in beat order, as the parser leaves it
 	for i := 1; i < len(sc.Timeline); i++ {
 		for j := i; j > 0 && sc.Timeline[j].At < sc.Timeline[j-1].At; j-- {

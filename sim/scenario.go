@@ -168,6 +168,13 @@ type ConsumerGroupConfig struct {
 	// hands out at most (Kafka's default 500; Kafka Flow's 1, so a member
 	// takes one record per poll unless a fence asks for batches).
 	MaxPollRecords int
+	// MetadataMaxAge is the members' metadata.max.age in beats (Kafka:
+	// metadata.max.age.ms, default 300000; Kafka Flow's default is the
+	// producer's). Like the producer's, the members' metadata is instant
+	// except about a leader cut off by isolate, which does not know it was
+	// replaced: they fetch from it until this refresh or a
+	// NOT_LEADER_OR_FOLLOWER.
+	MetadataMaxAge int
 	Pos            Pos
 }
 

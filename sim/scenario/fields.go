@@ -40,7 +40,7 @@ var sections = map[section]sectionInfo{
 	}, "producer setting", "under producer"},
 	sectionConsumer: {[]string{
 		"id", "members", "auto.offset.reset", "assignor", "auto.commit.interval",
-		"session.timeout", "processing", "max.poll.interval", "max.poll.records",
+		"session.timeout", "processing", "max.poll.interval", "max.poll.records", "metadata.max.age",
 	}, "consumer group setting", "in a consumer.groups entry"},
 	sectionShare: {[]string{
 		"id", "members", "share.auto.offset.reset", "group.share.record.lock.duration",

@@ -213,6 +213,7 @@ func (p *parser) consumerGroups(n *yaml.Node) {
 			Processing:         sim.DefaultProcessing,
 			MaxPollInterval:    sim.DefaultMaxPollInterval,
 			MaxPollRecords:     sim.DefaultMaxPollRecords,
+			MetadataMaxAge:     sim.DefaultMetadataMaxAge,
 			Pos:                posOf(it),
 		}
 		f := p.fields(it, sectionConsumer)
@@ -235,6 +236,7 @@ func (p *parser) consumerGroups(n *yaml.Node) {
 		g.Processing = p.intSetting(f["processing"].val, "processing", g.Processing, 1, sim.MaxBeats, true)
 		g.MaxPollInterval = p.intSetting(f["max.poll.interval"].val, "max.poll.interval", g.MaxPollInterval, 1, sim.MaxBeats, true)
 		g.MaxPollRecords = p.intSetting(f["max.poll.records"].val, "max.poll.records", g.MaxPollRecords, 1, sim.MaxRecords, true)
+		g.MetadataMaxAge = p.intSetting(f["metadata.max.age"].val, "metadata.max.age", g.MetadataMaxAge, 1, sim.MaxBeats, true)
 		if p.addGroup(it, g.ID, false, g.Members, 0, unknown) {
 			p.sc.ConsumerGroups = append(p.sc.ConsumerGroups, g)
 		}
