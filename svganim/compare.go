@@ -98,6 +98,7 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 		ti, tr := u.encode(s.l.CellW, offset)
 		titles, tracks = append(titles, ti...), joinTracks(tracks, tr)
 		offset += len(u.marks)
+		u.release()
 		for _, k := range s.legendKeys() {
 			if !seen[k] {
 				seen[k] = true

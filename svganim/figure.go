@@ -144,6 +144,7 @@ func Draw(t *sim.Trace, o Options) (*Drawn, error) {
 	writeSVG(&buf, s.l, d.Title, ms, gone, true)
 	d.SVG = buf.Bytes()
 	d.Tracks = figureJSON(u.encode(s.l.CellW, 0))
+	u.release()
 	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat "+itoa(poster)+" — ", true)
 	d.Keys = append(d.Keys, s.legendKeys()...)
 	return &Drawn{d: d}, nil

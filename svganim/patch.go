@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Patch encoding. A figure holds one SVG with the union of every beat's
@@ -50,6 +51,7 @@ type union struct {
 	marks []mark    // static fields (id, layer, shape, w, h) and first-appearance values
 	runs  [][]state // runs[i]: mark i's states, the first at beat 0, then one per change
 	beats int       // how many beats the trace has
+	arena markArena // where the states' marks are
 }
 
 // state is a mark's state from beat bi until its next state: drawn (here) or
@@ -64,18 +66,55 @@ type state struct {
 }
 
 // markArena hands out marks from chunks, so that keeping one per change
-// of a mark costs a copy and not an allocation.
+// of a mark costs a copy and not an allocation. Its chunks come from
+// markChunks and go back there when its union is done with (release).
 type markArena struct {
-	cur []mark
+	cur    []mark
+	chunks []*markChunk
 }
 
 // keep returns a copy of m that lives as long as the arena's marks.
 func (a *markArena) keep(m *mark) *mark {
 	if len(a.cur) == cap(a.cur) {
-		a.cur = make([]mark, 0, min(4096, max(64, 2*cap(a.cur))))
+		c := getChunk()
+		a.chunks = append(a.chunks, c)
+		a.cur = c[:0]
 	}
 	a.cur = append(a.cur, *m)
 	return &a.cur[len(a.cur)-1]
+}
+
+// markChunk is a block of marks: a markArena's, or a beat's drawing
+// buffer (drawAll). 1,024 marks hold a figure's kept states in one or two
+// (the guide's hold 30 to 1,900) and any beat's marks.
+type markChunk [1024]mark
+
+// markChunks holds the chunks that figures drawn before are done with.
+// A build draws figure after figure, each keeping its marks (about
+// 160 bytes each) only while it is drawn; a chunk taken from here instead
+// of made is memory already in use, where a new one is fresh memory that
+// costs a page fault for every 4 KB written the first time. What a
+// chunk held before does not matter: every mark is written before it is
+// read.
+var markChunks = sync.Pool{New: func() any { return new(markChunk) }}
+
+func getChunk() *markChunk { return markChunks.Get().(*markChunk) }
+
+// putChunk gives c back to markChunks; nothing may read or write it after.
+// It is cleared first, so that the pool keeps no strings alive.
+func putChunk(c *markChunk) {
+	clear(c[:])
+	markChunks.Put(c)
+}
+
+// release gives u's marks back to markChunks: u and every mark of its
+// states is garbage after (what it returned, beat's marks and encode's
+// tracks, are copies).
+func (u *union) release() {
+	for _, c := range u.arena.chunks {
+		putChunk(c)
+	}
+	*u = union{}
 }
 
 // at returns mark i's state at beat index bi and whether it is drawn then.
@@ -172,7 +211,7 @@ func unite(s *scene) *union {
 		order[i] = i
 	}
 	sort.Slice(order, func(a, b int) bool { return before(all[order[a]], all[order[b]]) })
-	u := &union{marks: make([]mark, len(all)), runs: make([][]state, len(all)), beats: len(s.t.Beats)}
+	u := &union{marks: make([]mark, len(all)), runs: make([][]state, len(all)), beats: len(s.t.Beats), arena: arena}
 	for p, i := range order {
 		u.marks[p] = *all[i]
 		u.runs[p] = runs[i]

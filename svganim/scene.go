@@ -414,10 +414,15 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 		w = runtime.GOMAXPROCS(0)
 	}
 	w = min(w, n/8)
+	// Each beat is drawn into a chunk of markChunks (one a slot), which
+	// goes back there once every beat is merged; a beat of more marks than
+	// a chunk holds grows out of it.
 	if w <= 1 {
 		ws := *s
 		ws.reuse = newReuse()
-		var ms []mark
+		c := getChunk()
+		defer putChunk(c)
+		ms := c[:0]
 		for bi := range n {
 			ms = ws.drawInto(bi, ms[:0])
 			merge(bi, ms)
@@ -435,9 +440,12 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 		free  chan struct{}
 	}
 	slots := make([]slot, 4*w)
+	chunks := make([]*markChunk, len(slots))
 	for i := range slots {
 		slots[i].ready, slots[i].free = make(chan struct{}, 1), make(chan struct{}, 1)
 		slots[i].free <- struct{}{}
+		chunks[i] = getChunk()
+		slots[i].ms = chunks[i][:0]
 	}
 	quit := make(chan struct{})
 	defer close(quit)
@@ -471,6 +479,11 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 		}
 		merge(bi, sl.ms)
 		sl.free <- struct{}{}
+	}
+	// Every worker has drawn its last beat: the chunks are free. (After a
+	// panic they are not given back, as a worker may still be drawing.)
+	for _, c := range chunks {
+		putChunk(c)
 	}
 }
 
