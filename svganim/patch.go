@@ -261,11 +261,15 @@ func flags(m *mark, here bool, base []string) string {
 }
 
 // baseClasses is the set of classes mark i has at every beat, in the order
-// of its first state's class attribute. A mark has a handful of classes,
-// so a slice serves as the set.
-func (u *union) baseClasses(i int) []string {
+// of its first state's class attribute, appended to base[:0]. A mark has a
+// handful of classes, so a slice serves as the set, and encode passes the
+// same one for every mark.
+func (u *union) baseClasses(i int, base []string) []string {
 	rs := u.runs[i]
-	base := strings.Fields(rs[0].m.cls)
+	base = base[:0]
+	for c := range strings.FieldsSeq(rs[0].m.cls) {
+		base = append(base, c)
+	}
 	for k := 1; k < len(rs) && len(base) > 0; k++ {
 		if rs[k].m.cls == rs[k-1].m.cls {
 			continue // the same classes as the run before
@@ -336,8 +340,10 @@ func (u *union) encode(cw, first int) (titles []string, tracks []byte) {
 		}
 		return c
 	}
-	// Each field's track of the mark at hand, reused from mark to mark.
+	// Each field's track of the mark at hand, and its classes that it has
+	// at every beat, reused from mark to mark.
 	var buf [7]trackJSON
+	var base []string
 	for i := range u.marks {
 		rs := u.runs[i]
 		title0 := encode(rs[0].m.title)
@@ -355,7 +361,7 @@ func (u *union) encode(cw, first int) (titles []string, tracks []byte) {
 		if len(rs) == 1 {
 			continue // drawn at every beat, never changed: no field has a track
 		}
-		base := u.baseClasses(i)
+		base = u.baseClasses(i, base)
 		pos := u.posMode(i, cw)
 		fields := [7]string{"c", pos, "0", "1", "2", "t", ""}
 		if pos == "v" {
