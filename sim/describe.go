@@ -10,8 +10,35 @@ import (
 // is written. Sentences are short and use Kafka's terms; partitions are
 // written p0, p1, …. The words are built from the event's fields only.
 
+// Shown names settings that a reader already sees beside an event's
+// sentence, so that the sentence need not say them again: a side-by-side
+// figure names each run by the setting it changes, and under "acks=1",
+// "record 3 acknowledged (acks=1)" says it twice. The zero value shows
+// nothing: every sentence is whole.
+type Shown struct {
+	// Acks is the producer's acks as the run's name gives it ("0", "1",
+	// "all"), or "" when the name does not give it.
+	Acks string
+}
+
+// Describe returns the event's canonical text, less what shown says the
+// reader already sees. Describe(Shown{}) is String.
+func (e Event) Describe(shown Shown) string {
+	if shown == (Shown{}) {
+		return e.String()
+	}
+	return describeShown(e, shown)
+}
+
 // describe is the canonical wording of an event.
-func describe(e Event) string {
+func describe(e Event) string { return describeShown(e, Shown{}) }
+
+// describeShown is describe less what shown names.
+func describeShown(e Event, shown Shown) string {
+	acks := " (acks=" + e.Acks + ")"
+	if shown.Acks != "" && shown.Acks == e.Acks {
+		acks = ""
+	}
 	p := "p" + strconv.Itoa(e.Partition)
 	b := "broker " + strconv.Itoa(e.Broker)
 	rec := "record " + strconv.Itoa(e.Record)
@@ -138,7 +165,7 @@ func describe(e Event) string {
 		}
 		return s
 	case KindAck:
-		return rec + " acknowledged (acks=" + e.Acks + ")"
+		return rec + " acknowledged" + acks
 	case KindReject:
 		return rec + " rejected: " + e.ErrorCode + "; retry in " + plural(int64(e.RetryBackoff), "beat")
 	case KindFail:
@@ -158,7 +185,7 @@ func describe(e Event) string {
 	case KindLost:
 		return rec + " L: acknowledged, but the new leader's log does not hold it"
 	case KindLostOnAck:
-		return rec + " acknowledged (acks=" + e.Acks + "), but L: the new leader's log does not hold it"
+		return rec + " acknowledged" + acks + ", but L: the new leader's log does not hold it"
 
 	// Consumer groups.
 	case KindConsumerJoin:

@@ -248,7 +248,7 @@ func TestBrowserStepper(t *testing.T) {
 		if s.Scrub != itoa(beat) {
 			t.Errorf("%s: scrubber at %s, want %d", what, s.Scrub, beat)
 		}
-		if want := beatCaption(&hand.Beats[beat], "", "").textContent("beat " + itoa(beat) + " — "); s.Caption != want {
+		if want := beatCaption(&hand.Beats[beat], "", "", sim.Shown{}).textContent("beat " + itoa(beat) + " — "); s.Caption != want {
 			t.Errorf("%s: caption %q, want %q", what, s.Caption, want)
 		}
 		want := wantMarks(u, beat)

@@ -145,7 +145,7 @@ func TestCompareMarkup(t *testing.T) {
 	}
 	for bi, it := range items {
 		if rest, ok := strings.CutPrefix(it[1], "both runs: "); ok && it[2] == "" {
-			if bi >= len(a.Beats) || beatCaption(&a.Beats[bi], "", "").Head != rest || beatCaption(&b.Beats[bi], "", "").Head != rest {
+			if bi >= len(a.Beats) || beatCaption(&a.Beats[bi], "", "", sim.Shown{}).Head != rest || beatCaption(&b.Beats[bi], "", "", sim.Shown{}).Head != rest {
 				t.Errorf("beat %d caption %q, but the runs' headlines differ", bi, it[1])
 			}
 			continue

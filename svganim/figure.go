@@ -135,7 +135,7 @@ func Draw(t *sim.Trace, o Options) (*Drawn, error) {
 	}
 	notes := notesByBeat(o.Notes)
 	for bi := range t.Beats {
-		d.Story = append(d.Story, beatCaption(&t.Beats[bi], notes[bi], "").html("", false))
+		d.Story = append(d.Story, beatCaption(&t.Beats[bi], notes[bi], "", sim.Shown{}).html("", false))
 	}
 	u := unite(s)
 	var buf bytes.Buffer
@@ -145,7 +145,7 @@ func Draw(t *sim.Trace, o Options) (*Drawn, error) {
 	d.SVG = buf.Bytes()
 	d.Tracks = figureJSON(u.encode(s.l.CellW, 0))
 	u.release()
-	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "").html("beat "+itoa(poster)+" — ", true)
+	d.Caption = beatCaption(&t.Beats[poster], notes[poster], "", sim.Shown{}).html("beat "+itoa(poster)+" — ", true)
 	d.Keys = append(d.Keys, s.legendKeys()...)
 	return &Drawn{d: d}, nil
 }

@@ -216,13 +216,13 @@ type captionParts struct {
 // beatCaption builds beat b's caption; note is the author's text for the
 // beat, "" for none. prefix goes before every sentence (a compare panel's
 // name and ": ").
-func beatCaption(b *sim.Beat, note, prefix string) captionParts {
+func beatCaption(b *sim.Beat, note, prefix string, shown sim.Shown) captionParts {
 	var c captionParts
 	h := headlineEvent(b)
 	engine := "no events"
 	var joined []int // the other events the headline's sentence tells
 	if h >= 0 {
-		engine = b.Events[h].String()
+		engine = b.Events[h].Describe(shown)
 		if s, others, ok := brokersHeadline(b, h); ok {
 			engine, joined = s, others
 		}
@@ -241,7 +241,7 @@ func beatCaption(b *sim.Beat, note, prefix string) captionParts {
 	}
 	for i := range b.Events {
 		if i != h && !slices.Contains(joined, i) {
-			c.More = append(c.More, prefix+b.Events[i].String())
+			c.More = append(c.More, prefix+b.Events[i].Describe(shown))
 		}
 	}
 	return c
@@ -329,9 +329,9 @@ func compareCaptionParts(bi int, names [2]string, a, b *sim.Trace, note string) 
 			bare = append(bare, "")
 			continue
 		}
-		p := beatCaption(&t.Beats[bi], "", names[i]+": ")
+		p := beatCaption(&t.Beats[bi], "", names[i]+": ", shownBy(names[i]))
 		lines = append(lines, p.Head)
-		bare = append(bare, beatCaption(&t.Beats[bi], "", "").Head)
+		bare = append(bare, beatCaption(&t.Beats[bi], "", "", sim.Shown{}).Head)
 		if p.whole != "" { // a cut headline: its whole sentence under "n more"
 			more = append(more, p.whole)
 		}
@@ -349,6 +349,19 @@ func compareCaptionParts(bi int, names [2]string, a, b *sim.Trace, note string) 
 		c.Head, c.Under = note, lines
 	}
 	return c
+}
+
+// shownBy is what a run's name (runLabels: "acks=1", "acks=all,
+// retries=0") shows the reader, so that the run's sentences after it need
+// not say it again (sim.Shown).
+func shownBy(name string) sim.Shown {
+	var shown sim.Shown
+	for _, part := range strings.Split(name, ", ") {
+		if v, ok := strings.CutPrefix(part, "acks="); ok {
+			shown.Acks = v
+		}
+	}
+	return shown
 }
 
 // text is the caption as plain text, one line per sentence: the headline,

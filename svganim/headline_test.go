@@ -56,7 +56,7 @@ func TestHeadlineOrder(t *testing.T) {
 			b.Events = append(b.Events, order[i])
 		}
 		b.Events = append(b.Events, ev(order[top].Kind, "a second event of the same kind, later"))
-		c := beatCaption(&b, "", "")
+		c := beatCaption(&b, "", "", sim.Shown{})
 		if c.Head != order[top].Text {
 			t.Errorf("headline %q, want %q", c.Head, order[top].Text)
 		}
@@ -65,7 +65,7 @@ func TestHeadlineOrder(t *testing.T) {
 		}
 	}
 	var quiet sim.Beat
-	if c := beatCaption(&quiet, "", ""); c.Head != "no events" || len(c.More) != 0 {
+	if c := beatCaption(&quiet, "", "", sim.Shown{}); c.Head != "no events" || len(c.More) != 0 {
 		t.Errorf("a beat without events: %+v", c)
 	}
 }
@@ -81,7 +81,7 @@ func TestHeadlineBrokersTogether(t *testing.T) {
 		{Kind: sim.KindCrash, Broker: 3, Partition: -1},
 		{Kind: sim.KindRestart, Broker: 1, Partition: -1},
 	}}
-	c := beatCaption(&b, "", "")
+	c := beatCaption(&b, "", "", sim.Shown{})
 	if c.Head != "brokers 2 and 3 crashed" {
 		t.Errorf("two crashes: headline %q, want %q", c.Head, "brokers 2 and 3 crashed")
 	}
@@ -89,18 +89,18 @@ func TestHeadlineBrokersTogether(t *testing.T) {
 		t.Errorf("two crashes: the other events %q, want %q", c.More, want)
 	}
 	b.Events = append(b.Events, sim.Event{Kind: sim.KindCrash, Broker: 4, Partition: -1})
-	if c := beatCaption(&b, "", ""); c.Head != "brokers 2, 3 and 4 crashed" || len(c.More) != 2 {
+	if c := beatCaption(&b, "", "", sim.Shown{}); c.Head != "brokers 2, 3 and 4 crashed" || len(c.More) != 2 {
 		t.Errorf("three crashes: %+v", c)
 	}
 	paused := sim.Beat{Events: []sim.Event{{Kind: sim.KindPause, Broker: 2, Partition: -1}, {Kind: sim.KindPause, Broker: 3, Partition: -1}}}
-	if c := beatCaption(&paused, "", ""); c.Head != "broker 2 paused its fetchers" || len(c.More) != 1 {
+	if c := beatCaption(&paused, "", "", sim.Shown{}); c.Head != "broker 2 paused its fetchers" || len(c.More) != 1 {
 		t.Errorf("two pauses: %+v", c)
 	}
 	found := false
 	for _, nt := range guideTraces(t) {
 		if nt.name == "min-insync-replicas#1" {
 			found = true
-			if c := beatCaption(&nt.t.Beats[5], "", ""); c.Head != "brokers 2 and 3 crashed" {
+			if c := beatCaption(&nt.t.Beats[5], "", "", sim.Shown{}); c.Head != "brokers 2 and 3 crashed" {
 				t.Errorf("min-insync-replicas#1 beat 5: headline %q, want %q", c.Head, "brokers 2 and 3 crashed")
 			}
 		}
@@ -113,7 +113,7 @@ func TestHeadlineBrokersTogether(t *testing.T) {
 // An author's note leads its beat; the engine's headline follows beneath.
 func TestHeadlineNote(t *testing.T) {
 	b := sim.Beat{Events: []sim.Event{{Kind: sim.KindSend, Text: "record 1 is sent"}, {Kind: sim.KindCrash, Text: "broker 1 crashes"}}}
-	c := beatCaption(&b, "the leader dies with record 1 in flight", "")
+	c := beatCaption(&b, "the leader dies with record 1 in flight", "", sim.Shown{})
 	if c.Head != "the leader dies with record 1 in flight" || len(c.Under) != 1 || c.Under[0] != "broker 1 crashes" ||
 		len(c.More) != 1 || c.More[0] != "record 1 is sent" {
 		t.Errorf("note caption %+v", c)
@@ -139,7 +139,7 @@ func TestHeadlinesFit(t *testing.T) {
 	for _, nt := range append(guideTraces(t), testdataTraces(t)...) {
 		for bi := range nt.t.Beats {
 			b := &nt.t.Beats[bi]
-			c := beatCaption(b, "", "")
+			c := beatCaption(b, "", "", sim.Shown{})
 			if n := utf8.RuneCountInString(c.Head); n > MaxHeadline {
 				t.Errorf("%s beat %d: headline of %d characters: %q", nt.name, bi, n, c.Head)
 			}
@@ -183,5 +183,29 @@ func TestShorten(t *testing.T) {
 	words := strings.Repeat("word ", 40)
 	if got, _ := shorten(words); utf8.RuneCountInString(got) > MaxHeadline || !strings.HasSuffix(got, "word…") {
 		t.Errorf("shorten without clauses = %q", got)
+	}
+}
+
+// TestCompareCaptionSaysASettingOnce (try10 C): under a run named by its
+// acks ("acks=1: …"), an acknowledgement does not say "(acks=1)" again;
+// under a name that does not give acks, or gives another value, it does.
+func TestCompareCaptionSaysASettingOnce(t *testing.T) {
+	beat := func(acks string) *sim.Trace {
+		return &sim.Trace{Beats: []sim.Beat{{Events: []sim.Event{
+			{Kind: sim.KindLostOnAck, Record: 3, Acks: acks},
+			{Kind: sim.KindAck, Record: 4, Acks: acks},
+		}}}}
+	}
+	c := compareCaptionParts(0, [2]string{"acks=1", "acks=all"}, beat("1"), beat("all"), "")
+	got := c.text()
+	want := "acks=1: record 3 acknowledged, but L: the new leader's log does not hold it\n" +
+		"acks=all: record 3 acknowledged, but L: the new leader's log does not hold it\n" +
+		"2 more:\nacks=1: record 4 acknowledged\nacks=all: record 4 acknowledged"
+	if got != want {
+		t.Errorf("runs named by acks:\n%s\nwant\n%s", got, want)
+	}
+	c = compareCaptionParts(0, [2]string{"retries=1", "acks=all, retries=0"}, beat("1"), beat("1"), "")
+	if got := c.text(); strings.Count(got, "(acks=1)") != 3 { // the headline once, for both runs
+		t.Errorf("runs whose names do not give acks=1 lost it:\n%s", got)
 	}
 }
