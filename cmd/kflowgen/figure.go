@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/fence"
@@ -34,7 +35,7 @@ type figureOptions struct {
 }
 
 func newFigureCmd(stdout, stderr io.Writer) *cobra.Command {
-	o := &figureOptions{}
+	o := &figureOptions{beat: -1}
 	cmd := &cobra.Command{
 		Use:   "figure FILE",
 		Short: "Export one figure as a standalone HTML file, or one frame as an SVG",
@@ -56,12 +57,35 @@ func newFigureCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to export when the page has several")
 	cmd.Flags().StringVar(&o.format, "format", "html", "html (the whole figure) or svg (one frame, with --beat)")
-	cmd.Flags().IntVar(&o.beat, "beat", -1, "the beat an svg export draws (0 is the initial state)")
+	cmd.Flags().Var(beatFlag{&o.beat}, "beat", "the beat an svg export draws, 0 being the initial state (no default: --format svg needs it)")
 	cmd.Flags().BoolVar(&o.compare, "compare", false, "in an svg export, draw the compare run (the right-hand side of a side-by-side figure)")
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "file to write (default: standard output)")
 	addScenarioCompletion(cmd)
 	return cmd
 }
+
+// beatFlag is --beat: a beat number, or -1 while not given. Its String is
+// "" then, so that help shows no "(default -1)", a sentinel that means
+// nothing to a reader.
+type beatFlag struct{ n *int }
+
+func (b beatFlag) String() string {
+	if b.n == nil || *b.n < 0 {
+		return ""
+	}
+	return strconv.Itoa(*b.n)
+}
+
+func (b beatFlag) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a beat number (0, 1, 2, …)", s)
+	}
+	*b.n = v
+	return nil
+}
+
+func (b beatFlag) Type() string { return "int" }
 
 // runFigure exports the chosen fence.
 func runFigure(o *figureOptions, stdout, stderr io.Writer) error {

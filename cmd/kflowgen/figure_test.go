@@ -118,6 +118,26 @@ func TestFigureSVGFrame(t *testing.T) {
 	}
 }
 
+// TestFigureHelpBeat (try10 D): --beat's help says it has no default and
+// when it is needed, where it showed "(default -1)", the sentinel for "not
+// given"; a --beat that is no number names what it wants.
+func TestFigureHelpBeat(t *testing.T) {
+	code, stdout, _ := kflowgen(t, "figure", "--help")
+	var line string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.Contains(l, "--beat int") {
+			line = l
+		}
+	}
+	if code != 0 || strings.Contains(line, "default -1") || !strings.Contains(line, "no default: --format svg needs it") {
+		t.Errorf("exit %d, --beat's help line %q", code, line)
+	}
+	code, _, stderr := kflowgen(t, "figure", "x.md", "--beat", "x")
+	if want := `"x" is not a beat number (0, 1, 2, …)`; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("--beat x: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
 // TestFigureBadPage: a page whose fence does not parse, or whose claim
 // fails, prints file:line:col errors, exits 1 and writes no file.
 func TestFigureBadPage(t *testing.T) {
