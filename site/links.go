@@ -10,6 +10,7 @@ import (
 
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer/html"
 )
 
 // resolveLinks checks and rewrites the links and image sources of a page
@@ -32,8 +33,11 @@ import (
 //   - one naming nothing the site publishes is an error at the link
 //     ("file:line:col: link to "nosuch": …", or "image "x.png": …").
 //
-// Links with a scheme ("https:", "mailto:", "data:") and links starting
-// "//" are left alone; so is the query of a link to a page. The fragment
+// Links with a scheme ("https:", "mailto:", "data:image/png;…") and links
+// starting "//" are left alone, and so is the query of a link to a page;
+// a link goldmark would write empty (html.IsDangerousURL: "javascript:",
+// "vbscript:", "file:", and "data:" but for PNG, GIF, JPEG and WebP
+// images) is an error naming its scheme. The fragment
 // of a link to a page of the site, or of an in-page link ("#isr"), is
 // returned to be checked by checkFragments once the figures are known.
 //
@@ -48,9 +52,6 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 		// that build rewrote: start again from what the author wrote.
 		*ref.dest = pg.linkOrig[i]
 		dest := pg.linkStrs[i]
-		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
-			continue
-		}
 		fail := func(format string, args ...any) {
 			what := "link to"
 			if ref.image {
@@ -58,6 +59,16 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 			}
 			errs = append(errs, sim.Error{File: pg.File, Pos: ref.pos(pg.src, pg.lines(&lines)),
 				Msg: fmt.Sprintf("%s %q: ", what, dest) + fmt.Sprintf(format, args...)})
+		}
+		if html.IsDangerousURL(*ref.dest) {
+			// goldmark writes such a link as href="" (a link to the page
+			// itself) and such an image as src="": say so where it is.
+			scheme, _, _ := strings.Cut(dest, ":")
+			fail("links with the scheme %s: are not published (the page would get an empty link in their place); link to an https: address or a file of the site", strings.ToLower(strings.TrimSpace(scheme)))
+			continue
+		}
+		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
+			continue
 		}
 		rawTarget, frag, hasFrag := strings.Cut(dest, "#")
 		beforeQuery := rawTarget

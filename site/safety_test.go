@@ -230,8 +230,8 @@ func xmlShape(doc []byte) ([]string, string, error) {
 // smuggle (in Markdown, markup is syntax rather than text, so it cannot be
 // escaped): raw HTML blocks and inline tags, in a paragraph or a heading,
 // fail the build at their place (they would be left out, and whatever
-// they hold with them), while comments may stay; and links to javascript:
-// or data: URLs lose their target.
+// they hold with them), while comments may stay; and so do links to
+// javascript: or data: URLs, which would lose their target.
 func TestRawHTMLAndScriptLinksDropped(t *testing.T) {
 	raw := "---\ntitle: Raw\n---\n\n## <svg onload=alert(0)> & </h2>\n\n<script>alert(1)</script>\n\n<div onclick=\"alert(2)\">x</div>\n\n" +
 		"Inline <img src=x onerror=alert(3)> and <a href=\"javascript:alert(4)\">a</a>.\n\n<!-- a note to the next author -->\n"
@@ -250,8 +250,25 @@ func TestRawHTMLAndScriptLinksDropped(t *testing.T) {
 		t.Errorf("raw HTML refused at %s, want %s:\n%v", got, want, err)
 	}
 
+	// Links to javascript: or data: URLs, which goldmark would write
+	// empty, fail the build at their place too (TestUnpublishedSchemes).
 	src := "---\ntitle: Raw\n---\n\n<!-- a note -->\n\n" +
 		"[click](javascript:alert(5)) [data](data:text/html;base64,PHNjcmlwdD4=) ![i](javascript:alert(6))\n"
+	_, err = site.Generate(site.Options{Content: fstest.MapFS{"raw.md": {Data: []byte(src)}}})
+	if l, ok = err.(sim.ErrorList); !ok {
+		t.Fatalf("script links: want positioned errors, got %v", err)
+	}
+	at = nil
+	for _, e := range l {
+		at = append(at, fmt.Sprintf("%d:%d", e.Line, e.Col))
+	}
+	if got, want := strings.Join(at, " "), "7:1 7:30 7:73"; got != want {
+		t.Errorf("script links refused at %s, want %s:\n%v", got, want, err)
+	}
+
+	// What may stay, a comment and an https: link, leaves no script,
+	// raw HTML or handler in the page.
+	src = "---\ntitle: Raw\n---\n\n<!-- a note -->\n\n[ok](https://example.com/)\n"
 	s, err := site.Generate(site.Options{Content: fstest.MapFS{"raw.md": {Data: []byte(src)}}})
 	if err != nil {
 		t.Fatal(err)

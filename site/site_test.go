@@ -375,7 +375,7 @@ func TestUserStringsEscaped(t *testing.T) {
 	evil := `<script>alert(1)</script>"onload="x`
 	fsys := fstest.MapFS{
 		"evil.md": page(fmt.Sprintf("title: '%s'\nsummary: '%s'", evil, evil),
-			"## Heading `"+evil+"`", "", "Code `<script>alert(2)</script>` shows as text.", "", "[x](javascript:alert(3))"),
+			"## Heading `"+evil+"`", "", "Code `<script>alert(2)</script>` shows as text."),
 	}
 	s, err := Generate(Options{Content: fsys})
 	if err != nil {
@@ -581,6 +581,30 @@ func TestEveryRelativeLinkChecked(t *testing.T) {
 		`content/p.md:6:21: link to "sub/nosuch.svg?v=1": the content folder has no file sub/nosuch.svg (link to a page's .md file, to a folder of pages as FOLDER/, or to a file kept in the content folder)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestUnpublishedSchemes (try11 F9): a link or image goldmark would write
+// empty (href="", a link to the page itself) — javascript:, vbscript:,
+// file:, and data: but for an image's PNG, GIF, JPEG or WebP — is an
+// error at it naming the scheme, in any case.
+func TestUnpublishedSchemes(t *testing.T) {
+	_, err := Generate(Options{Content: fstest.MapFS{
+		"p.md": page("title: P",
+			"[a](javascript:alert(1)) [b](data:text/html,hi) [c](file:///etc/passwd)", // 4
+			"![d](data:image/svg+xml,x) [e](JavaScript:x) [f](vbscript:x)",            // 5
+			"![ok](data:image/png;base64,AA==) [ok](https://example.com/)"),
+	}, ContentName: "content"})
+	var want []string
+	for _, l := range []struct{ at, what, dest, scheme string }{
+		{"4:1", "link to", "javascript:alert(1)", "javascript"}, {"4:26", "link to", "data:text/html,hi", "data"},
+		{"4:49", "link to", "file:///etc/passwd", "file"}, {"5:1", "image", "data:image/svg+xml,x", "data"},
+		{"5:28", "link to", "JavaScript:x", "javascript"}, {"5:46", "link to", "vbscript:x", "vbscript"},
+	} {
+		want = append(want, fmt.Sprintf("content/p.md:%s: %s %q: links with the scheme %s: are not published (the page would get an empty link in their place); link to an https: address or a file of the site", l.at, l.what, l.dest, l.scheme))
+	}
+	if err == nil || err.Error() != strings.Join(want, "\n") {
+		t.Errorf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
 	}
 }
 
