@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/fence"
+	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer/html"
@@ -22,7 +24,8 @@ import (
 //     file: "acks.html", or "../ops/acks.html#isr" from a page of another
 //     section (Section);
 //   - "acks.html" or "../ops/index.html" (an output page, relative to the
-//     linking page's output file) is kept;
+//     linking page's output file) is kept, and so is "playground.html",
+//     which every site has, its "#f=" fence checked to decode and parse;
 //   - "ops/" (a section's folder, by its content name or its output
 //     name; "./" or "../" for the root section) becomes a link to the
 //     section's index page, "ops/index.html", which opens from disk too;
@@ -98,6 +101,20 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 		case strings.EqualFold(path.Ext(target), ".html"):
 			// Relative to the linking page's folder in the output.
 			out := path.Join(path.Dir(pg.Out), target)
+			if out == playground.PageFile {
+				// Every site has the playground; a "#f=" on the link
+				// carries a fence (playground.DecodeFragment), which
+				// must read and parse there.
+				if f, ok := strings.CutPrefix(frag, "f="); ok {
+					if why := linkedFenceProblem(f); why != "" {
+						fail("%s", why)
+						continue
+					}
+				}
+				fl.page = path.Clean(target)
+				fl.to = nil
+				break
+			}
 			addDep(deps, linkDep{kind: depOutput, key: out, frag: hasFrag})
 			if strings.HasPrefix(out, "../") || !lc.outputs[out] && !lc.staticOut[out] {
 				fail("the site has no page %s (link to the page's .md file, or to SLUG.html)", sim.EscapeName(target))
@@ -133,6 +150,22 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 		}
 	}
 	return frags, errs
+}
+
+// linkedFenceProblem says why the fence a link to the playground carries
+// after "#f=" would not open there: a fragment that does not decode, or a
+// fence that does not parse (its first error, positioned in the fence);
+// "" if it opens.
+func linkedFenceProblem(frag string) string {
+	body, err := playground.DecodeFragment(frag)
+	if err != nil {
+		return "the playground cannot read the fence in this link (" + strings.TrimPrefix(err.Error(), "fragment: ") + ")"
+	}
+	if p := fence.Parse(body); len(p.Errors) > 0 {
+		e := p.Errors[0]
+		return fmt.Sprintf("the fence in this link does not parse, at %d:%d of the fence: %s", e.Pos.Line, e.Pos.Col, e.Msg)
+	}
+	return ""
 }
 
 // otherKey is what linkContext.other looks a link up by: the target

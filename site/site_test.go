@@ -608,6 +608,37 @@ func TestUnpublishedSchemes(t *testing.T) {
 	}
 }
 
+// TestLinksToThePlayground (try11 F8): every site has playground.html, so
+// a page may link to it, and to it with a fence in "#f=" (the form the
+// README gives for sharing one), from a section's page too; a "#f=" that
+// does not decode, or whose fence does not parse, is an error at the link.
+func TestLinksToThePlayground(t *testing.T) {
+	good := playground.EditHref([]byte("id: try\nbeats: 5\n"))
+	s, err := Generate(Options{Content: fstest.MapFS{
+		"p.md":     page("title: P", "[try](playground.html) [this]("+good+")"),
+		"sub/s.md": page("title: S", "[try](../playground.html#f="+strings.TrimPrefix(good, "playground.html#f=")+")"),
+	}, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"p.html": `href="` + good + `"`, "sub/s.html": `href="../` + good + `"`} {
+		if !strings.Contains(string(s.File(file)), want) {
+			t.Errorf("%s lacks %s", file, want)
+		}
+	}
+	checkLinks(t, s)
+
+	broken := playground.EditHref([]byte("id: try\nbrokerz: 3\n"))
+	_, err = Generate(Options{Content: fstest.MapFS{
+		"p.md": page("title: P", "[a](playground.html#f=AAAA) [b]("+broken+")"),
+	}, ContentName: "content"})
+	want := `content/p.md:4:1: link to "playground.html#f=AAAA": the playground cannot read the fence in this link (not raw DEFLATE: unexpected EOF)` + "\n" +
+		`content/p.md:4:29: link to "` + broken + `": the fence in this link does not parse, at 2:1 of the fence: unknown setting "brokerz" (did you mean "brokers"?)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
 func TestFigureLinks(t *testing.T) {
 	fence := "```kflow\nid: f\nbeats: 5\n```"
 	good := fstest.MapFS{
