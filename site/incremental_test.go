@@ -125,7 +125,7 @@ func TestIncrementalMatchesCold(t *testing.T) {
 		site["b.md"] = b
 		tmpl := fstest.MapFS{}
 		setLayout := func(extra string) {
-			for _, name := range []string{"index.html", "site.css", "figure.css", "favicon.svg"} {
+			for _, name := range []string{"index.html", "site.css", "figure.css", "kf-knobs.css", "favicon.svg"} {
 				b, _ := fs.ReadFile(templates.FS, name)
 				tmpl[name] = &fstest.MapFile{Data: b}
 			}

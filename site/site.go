@@ -553,6 +553,9 @@ func generate(o Options) (*Site, error) {
 	if !slices.ContainsFunc(assets, func(f File) bool { return f.Path == AssetDir+"/"+svganim.StepperFile }) {
 		s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.StepperFile, Data: svganim.StepperJS()})
 	}
+	if errs := checkTemplates(tfs, tmpl, s.Files, o.TemplatesName); len(errs) > 0 {
+		return nil, errs
+	}
 	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })
 	slices.Sort(s.Pending)
 	s.cache = o.Cache

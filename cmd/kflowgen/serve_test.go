@@ -144,7 +144,7 @@ func TestServeEmbeddedGuide(t *testing.T) {
 // templates folder: only the templates are watched, and the output says so.
 func TestServeEmbeddedGuideWithTemplates(t *testing.T) {
 	tdir := filepath.Join(t.TempDir(), "tpl")
-	for _, name := range []string{"layout.html", "index.html"} {
+	for _, name := range []string{"layout.html", "index.html", "site.css", "figure.css", "kf-knobs.css", "favicon.svg"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "templates", name))
 		if err != nil {
 			t.Fatal(err)
