@@ -13,6 +13,7 @@ import (
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer/html"
+	"golang.org/x/text/unicode/norm"
 )
 
 // resolveLinks checks and rewrites the links and image sources of a page
@@ -93,6 +94,14 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 			addDep(deps, linkDep{kind: depSource, key: p, frag: hasFrag})
 			to, ok := lc.byPath[p]
 			if !ok {
+				// Typed in the other Unicode normalization than the
+				// file's name (é, or e and a combining accent), the
+				// link is to that page: the names print alike.
+				if to = lc.samePageNormalized(p); to != nil {
+					addDep(deps, linkDep{kind: depSource, key: to.Path, frag: hasFrag})
+				}
+			}
+			if to == nil {
 				fail("no page %s in the content folder", sim.EscapeName(p))
 				continue
 			}
@@ -166,6 +175,20 @@ func linkedFenceProblem(frag string) string {
 		return fmt.Sprintf("the fence in this link does not parse, at %d:%d of the fence: %s", e.Pos.Line, e.Pos.Col, e.Msg)
 	}
 	return ""
+}
+
+// samePageNormalized is the page whose content path is p in another
+// Unicode normalization (NFC or NFD), the first in path order; nil if
+// there is none.
+func (lc *linkContext) samePageNormalized(p string) *Page {
+	want := norm.NFC.String(p)
+	var found *Page
+	for k, pg := range lc.byPath {
+		if k != p && norm.NFC.String(k) == want && (found == nil || k < found.Path) {
+			found = pg
+		}
+	}
+	return found
 }
 
 // otherKey is what linkContext.other looks a link up by: the target

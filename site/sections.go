@@ -11,6 +11,7 @@ import (
 	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/yuin/goldmark/util"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Section is one folder of the content folder: the folder itself (the
@@ -137,8 +138,8 @@ func placePages(pages []*Page) ([]*Section, sim.ErrorList) {
 		sec := byDir[dir]
 		if sec == nil {
 			slug := sectionSlug(dir)
-			if other, dup := bySlug[slug]; dup {
-				fail(pg, "folder %s would be written to %s/, like folder %s; rename one", sim.EscapeName(dir), slug, sim.EscapeName(other))
+			if other, dup := bySlug[norm.NFC.String(slug)]; dup {
+				fail(pg, "folder %s would be written to %s/, like folder %s%s; rename one", sim.EscapeName(dir), slug, sim.EscapeName(other), normOnly(dir, other))
 				continue
 			}
 			if slug == AssetDir {
@@ -146,7 +147,7 @@ func placePages(pages []*Page) ([]*Section, sim.ErrorList) {
 				continue
 			}
 			sec = &Section{Dir: dir, Slug: slug, Title: dir}
-			bySlug[slug] = dir
+			bySlug[norm.NFC.String(slug)] = dir
 			byDir[dir] = sec
 			sections = append(sections, sec)
 		}
@@ -158,7 +159,7 @@ func placePages(pages []*Page) ([]*Section, sim.ErrorList) {
 			}
 			sec.Index = pg
 			pg.Out = out
-			outs[out] = pg.Path
+			outs[norm.NFC.String(out)] = pg.Path
 			continue
 		}
 		switch slug := strings.TrimSuffix(path.Base(out), ".html"); {
@@ -172,11 +173,11 @@ func placePages(pages []*Page) ([]*Section, sim.ErrorList) {
 			fail(pg, `page name "playground" is taken by the playground page every site has; rename the file`)
 			continue
 		}
-		if other, dup := outs[out]; dup {
-			fail(pg, "page %q would be written to %s, like %q; rename one", pg.Path, out, other)
+		if other, dup := outs[norm.NFC.String(out)]; dup {
+			fail(pg, "page %q would be written to %s, like %q%s; rename one", pg.Path, out, other, normOnly(pg.Path, other))
 			continue
 		}
-		outs[out] = pg.Path
+		outs[norm.NFC.String(out)] = pg.Path
 		pg.Out = out
 		sec.Pages = append(sec.Pages, pg)
 	}
@@ -192,6 +193,20 @@ func placePages(pages []*Page) ([]*Section, sim.ErrorList) {
 		return cmp.Or(cmp.Compare(a.Weight, b.Weight), cmp.Compare(a.Title, b.Title), cmp.Compare(a.Dir, b.Dir))
 	})
 	return sections, errs
+}
+
+// normOnly is, for two names that differ only in their Unicode
+// normalization ("café" written with é, or with e and a combining accent),
+// the words that say so, for an error about their collision; "" for names
+// that differ otherwise (in case, say) or not at all. Output names keep
+// the form the file system gave (pathSlug), but many file systems (macOS)
+// and copy tools take the two forms for one name, so two such files are a
+// collision like two that differ only in case.
+func normOnly(a, b string) string {
+	if a == b || norm.NFC.String(a) != norm.NFC.String(b) {
+		return ""
+	}
+	return " (the two names differ only in Unicode normalization, NFC and NFD, which many file systems take for one name)"
 }
 
 // folderName names a section's folder in an error.

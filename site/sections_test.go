@@ -5,11 +5,13 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/sim"
 )
 
 // sectionedSite is a root section of two pages, a section "ops" with an
@@ -422,6 +424,60 @@ func TestLinksEncodedOnce(t *testing.T) {
 	for _, want := range []string{"caf%C3%A9.html", "%C3%A9t%C3%A9/plage.html", "../caf%C3%A9.html"} {
 		if !forms[want] {
 			t.Errorf("no page links to %q (links: %v)", want, forms)
+		}
+	}
+}
+
+// TestNamesDifferingInNormalization (try11 F3): "café" with é (NFC) and
+// with e and a combining accent (NFD) print alike, and macOS and many copy
+// tools take them for one name: two pages, two files or two folders so
+// named are a collision, reported like one in case only and saying why;
+// and a link typed in the other form than the file's name is a link to
+// that page.
+func TestNamesDifferingInNormalization(t *testing.T) {
+	nfc, nfd := "caf\u00e9", "cafe\u0301"
+	_, err := Generate(Options{Content: fstest.MapFS{
+		nfc + ".md":      page("title: One"),
+		nfd + ".md":      page("title: Two"),
+		nfc + ".png":     {Data: []byte("a")},
+		nfd + ".png":     {Data: []byte("b")},
+		nfc + "/a.md":    page("title: A"),
+		nfd + "/b.md":    page("title: B"),
+		"Caf\u00e9 2.md": page("title: Case"),
+		"caf\u00e9 2.md": page("title: case"),
+	}, ContentName: "content"})
+	why := " (the two names differ only in Unicode normalization, NFC and NFD, which many file systems take for one name)"
+	// Path order puts the NFD name (e, U+0301) before the NFC one (é):
+	// the NFC one is the second, reported.
+	want := []string{
+		"content/" + nfc + ".md:1:1: page \"" + nfc + ".md\" would be written to " + nfc + ".html, like \"" + nfd + ".md\"" + why + "; rename one",
+		"content/" + nfc + ".png:1:1: this file would be written to " + nfc + ".png, like content/" + nfd + ".png" + why + "; rename one",
+		"content/" + nfc + "/a.md:1:1: folder " + nfc + " would be written to " + nfc + "/, like folder " + nfd + why + "; rename one",
+		"content/caf\u00e9 2.md:1:1: page \"caf\u00e9 2.md\" would be written to caf\u00e9-2.html, like \"Caf\u00e9 2.md\"; rename one",
+	}
+	var got []string
+	if list, ok := err.(sim.ErrorList); ok {
+		for _, e := range list {
+			got = append(got, e.Error())
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	s, err := Generate(Options{Content: fstest.MapFS{
+		nfd + ".md": page("title: Café"),
+		"l.md":      page("title: L", "[c]("+nfc+".md) [d]("+nfd+".md)"),
+	}, ContentName: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	href := `href="` + (&url.URL{Path: nfd + ".html"}).String() + `"`
+	for _, a := range []string{href + ">c</a>", href + ">d</a>"} {
+		if !strings.Contains(string(s.File("l.html")), a) {
+			t.Errorf("l.html lacks %s", a)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kafkaflow/kflowgen/playground"
 	"github.com/kafkaflow/kflowgen/sim"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Limits on the files the site publishes from the content folder as they
@@ -67,11 +68,12 @@ func staticFiles(fsys fs.FS, contentName string, ps []string, taken map[string]b
 		case taken[out] || out == playground.PageFile:
 			fail("this file would be written to %s, where the build writes a page; rename it", sim.EscapeName(out))
 			continue
-		case byOut[out] != "":
-			fail("this file would be written to %s, like %s; rename one", sim.EscapeName(out), sim.EscapeName(path.Join(contentName, byOut[out])))
+		case byOut[norm.NFC.String(out)] != "":
+			other := byOut[norm.NFC.String(out)]
+			fail("this file would be written to %s, like %s%s; rename one", sim.EscapeName(out), sim.EscapeName(path.Join(contentName, other)), normOnly(p, other))
 			continue
 		}
-		byOut[out] = p
+		byOut[norm.NFC.String(out)] = p
 		// Known to the link check even when it fails below, so that links
 		// to it do not fail too.
 		static[p], staticOuts[out] = out, true
