@@ -119,8 +119,11 @@ func describeShown(e Event, shown Shown) string {
 		return p + " high watermark " + i64(e.FromOffset) + " → " + i64(e.ToOffset) + ": new leader " + itoa(e.Broker) +
 			" keeps the one it had as a follower"
 	case KindISRShrinkPropose:
-		return p + " leader asks the controller to drop " + b + " from the ISR (AlterPartition): not caught up for " +
-			plural(int64(e.LagTime), "beat")
+		why := "not caught up for " + plural(int64(e.LagTime), "beat")
+		if e.LagTime == LagNever {
+			why = "never caught up since the leader began tracking it"
+		}
+		return p + " leader asks the controller to drop " + b + " from the ISR (AlterPartition): " + why
 	case KindISRShrink:
 		return p + " ISR " + isrChange(e.From, e.To) + ": the controller dropped " + brokerList(e.Removing)
 	case KindISRExpandPropose:

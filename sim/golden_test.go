@@ -229,7 +229,9 @@ func writeLag(b *strings.Builder, sc *sim.Scenario, bt *sim.Beat) {
 			b.WriteString(" (under)")
 		}
 		for _, r := range p.Replicas {
-			if r.LagTime > 0 {
+			if r.LagTime == sim.LagNever {
+				fmt.Fprintf(b, " | %d: lag never/%d", r.Broker, sc.Topic.ReplicaLagTimeMax)
+			} else if r.LagTime > 0 {
 				fmt.Fprintf(b, " | %d: lag %d/%d", r.Broker, r.LagTime, sc.Topic.ReplicaLagTimeMax)
 			}
 		}

@@ -274,7 +274,9 @@ func checkEventShape(beat int, ev *Event, bad func(int, string, ...any)) {
 // min-ISR facts are the ones the engine acts on, so that a figure that
 // draws "lag k/N" and "ISR n / min m" from them counts down to what
 // happens:
-//   - only ISR followers of a partition with a leader have a lag clock;
+//   - only ISR followers of a partition with a leader have a lag clock,
+//     which is LagNever or a count of beats no larger than the beat
+//     number (no "long ago" sentinel leaks into the trace);
 //   - every isr-shrink-propose comes on a beat of the isr-expiration task
 //     (a multiple of replica.lag.time.max/2, at least 1), for a follower
 //     whose lag clock has passed replica.lag.time.max, and tells that
@@ -293,6 +295,7 @@ func checkLagClock(sc *Scenario, t *Trace, bad func(int, string, ...any)) {
 		bad(0, "the trace's replicaLagTimeMax is %d, the topic's replica.lag.time.max %d", t.ReplicaLagTimeMax, limit)
 	}
 	period := max(1, limit/2)
+	over := func(lag int) bool { return lag == LagNever || lag > limit }
 	proposed := map[[3]int]bool{} // (partition, leader epoch, broker) proposed for removal
 	for bi := range t.Beats {
 		b := &t.Beats[bi]
@@ -312,13 +315,13 @@ func checkLagClock(sc *Scenario, t *Trace, bad func(int, string, ...any)) {
 			}
 			p := &b.Partitions[ev.Partition]
 			proposed[[3]int{p.Partition, p.LeaderEpoch, ev.Broker}] = true
-			lag := -1
+			lag, found := 0, false
 			for _, r := range p.Replicas {
 				if r.Broker == ev.Broker {
-					lag = r.LagTime
+					lag, found = r.LagTime, true
 				}
 			}
-			if lag != ev.LagTime || lag <= limit {
+			if !found || lag != ev.LagTime || !over(lag) {
 				bad(b.Beat, "p%d: broker %d proposed for removal after %d beats, but its lag clock reads %d/%d", p.Partition, ev.Broker, ev.LagTime, lag, limit)
 			}
 		}
@@ -334,11 +337,15 @@ func checkLagClock(sc *Scenario, t *Trace, bad func(int, string, ...any)) {
 				if r.LagTime == 0 {
 					continue
 				}
-				if p.Leader == 0 || r.Broker == p.Leader || !contains(p.ISR, r.Broker) || r.LagTime < 0 {
+				if p.Leader == 0 || r.Broker == p.Leader || !contains(p.ISR, r.Broker) {
 					bad(b.Beat, "p%d: broker %d has lag clock %d but is not an ISR follower of a led partition", p.Partition, r.Broker, r.LagTime)
 					continue
 				}
-				if bi > 0 && b.Beat%period == 0 && r.LagTime > limit && !shrunk[[2]int{p.Partition, r.Broker}] &&
+				if r.LagTime < LagNever || r.LagTime > b.Beat {
+					bad(b.Beat, "p%d: broker %d's lag clock reads %d, neither a count of beats up to this one nor LagNever", p.Partition, r.Broker, r.LagTime)
+					continue
+				}
+				if bi > 0 && b.Beat%period == 0 && over(r.LagTime) && !shrunk[[2]int{p.Partition, r.Broker}] &&
 					(len(p.PendingISR) == 0 || anyShrink[p.Partition]) {
 					bad(b.Beat, "p%d: broker %d's lag clock reads %d/%d on an isr-expiration beat with no change in flight, and the leader kept it", p.Partition, r.Broker, r.LagTime, limit)
 				}

@@ -263,6 +263,15 @@ func (e *engine) lagTime(p *partition, b int) int {
 	if rs.leo == p.reps[p.leader].leo() {
 		return 0
 	}
+	return e.lagClock(rs)
+}
+
+// lagClock is the beats since the leader last counted follower rs caught
+// up, or LagNever when it never has (lastCaughtUpAt still never).
+func (e *engine) lagClock(rs remoteReplica) int {
+	if rs.lastCaughtUpAt == never {
+		return LagNever
+	}
 	return e.now - rs.lastCaughtUpAt
 }
 
@@ -389,7 +398,7 @@ func (e *engine) maybeShrinkIsr(p *partition) bool {
 	}
 	e.proposeISR(p, false, out, keep)
 	for _, b := range out {
-		e.emit(Event{Kind: KindISRShrinkPropose, Partition: p.id, Broker: b, LagTime: e.now - p.remote[b].lastCaughtUpAt})
+		e.emit(Event{Kind: KindISRShrinkPropose, Partition: p.id, Broker: b, LagTime: e.lagClock(p.remote[b])})
 	}
 	return true
 }

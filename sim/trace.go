@@ -2,6 +2,17 @@ package sim
 
 import "encoding/json"
 
+// LagNever is the lag clock (Replica.LagTime, isr-shrink-propose's
+// lagTime) of an ISR follower the leader has never counted caught up
+// since it began tracking it: a replica a reassignment added, or one
+// outside the ISR when this leader was elected, that joined the ISR on its
+// first fetch (Partition.isFollowerInSync asks only for offsets) and has
+// not fetched again. Kafka's ReplicaState starts lastCaughtUpTimeMs at 0,
+// the Unix epoch (Replica.resetReplicaState, ReplicaState.Empty), so its
+// lag then exceeds any replica.lag.time.max; Kafka Flow's beats start at
+// 0, so the trace says "never" rather than a number of beats.
+const LagNever = -1
+
 // Trace is what Run returns: the state after every beat (Beats[0] is the
 // initial state, Beats[b] the state at the end of beat b) and every record's
 // fate. Its JSON form is the contract of `kflowgen sim`; field names use
@@ -152,7 +163,8 @@ type Replica struct {
 	// unless another ISR change is in flight (PendingISR). 0 for the
 	// leader, for a follower the leader sees at its log end offset, for one
 	// outside the ISR and while the partition has no leader; left out when
-	// 0.
+	// 0. LagNever (−1) for an ISR follower the leader has never counted
+	// caught up since it began tracking it.
 	LagTime int `json:"lagTime,omitempty"`
 	// Log holds the replica's records, index = offset. The slice is shared
 	// between beats and must not be modified.

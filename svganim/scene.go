@@ -202,8 +202,8 @@ type replicaText struct {
 const (
 	isrPhrase = "'s ISR size against min.insync.replicas (capped at its replica count): below it (<), the high watermark " +
 		"stands still and acks=all requests are refused with NOT_ENOUGH_REPLICAS"
-	lagPhrase = ": its lag clock, the beats since the leader last saw it caught up, against replica.lag.time.max; " +
-		"past it, the leader's next ISR check drops the follower"
+	lagPhrase = ": its lag clock, the beats since the leader last saw it caught up (∞: never, since it began tracking it), " +
+		"against replica.lag.time.max; past it, the leader's next ISR check drops the follower"
 )
 
 // replicaText returns the strings of broker's replica of partition.
@@ -811,7 +811,7 @@ const (
 // against the effective min.insync.replicas, "<" and the kf-under class
 // while the partition is under it (sim.Partition.UnderMinIsr); on an ISR
 // follower's row, while the leader sees it behind, its lag clock against
-// replica.lag.time.max (sim.Replica.LagTime), kf-lag-over once it has
+// replica.lag.time.max (sim.Replica.LagTime; "∞" for sim.LagNever), kf-lag-over once it has
 // passed the limit and the leader's next ISR check will drop it.
 //
 // The note's baseline is the log end offset label's, so its text clears
@@ -827,13 +827,16 @@ func (s *scene) drawNote(p *sim.Partition, rep *sim.Replica, broker int, br sim.
 			text:  [3]string{"ISR " + itoa(len(p.ISR)) + rel + "min " + itoa(p.MinInsyncReplicas)},
 			title: rt.isrTitle})
 	}
-	if rep.LagTime > 0 {
-		cls := "kf-note kf-lag"
-		if rep.LagTime > s.t.ReplicaLagTimeMax {
+	if rep.LagTime != 0 {
+		cls, lag := "kf-note kf-lag", itoa(rep.LagTime)
+		if rep.LagTime == sim.LagNever {
+			lag = "∞"
+		}
+		if rep.LagTime == sim.LagNever || rep.LagTime > s.t.ReplicaLagTimeMax {
 			cls += " kf-lag-over"
 		}
 		add(mark{id: rt.lag, layer: layerLabel, shape: shLabel, cls: cls, x: nb.X, y: nb.Y + noteBase,
-			text:  [3]string{"lag " + itoa(rep.LagTime) + "/" + itoa(s.t.ReplicaLagTimeMax)},
+			text:  [3]string{"lag " + lag + "/" + itoa(s.t.ReplicaLagTimeMax)},
 			title: rt.lagTitle})
 	}
 }

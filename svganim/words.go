@@ -101,7 +101,7 @@ var phrases = [...]string{
 	"offsets of p",
 	" on broker ",
 	"share group",
-	": its lag clock, the beats since the leader last saw it caught up, against replica.lag.time.max; past it, the leader's next ISR check drops the follower",
+	": its lag clock, the beats since the leader last saw it caught up (∞: never, since it began tracking it), against replica.lag.time.max; past it, the leader's next ISR check drops the follower",
 	"committed ",
 	"deliveries",
 	", held by ",

@@ -280,8 +280,8 @@ func (p *parser) want(a field, s selection) (string, bool) {
 		return num(0, maxInt)
 	case "lagTime":
 		// Beats since the leader last counted the follower caught up;
-		// it cannot exceed the run.
-		return num(0, int64(sim.MaxBeats))
+		// it cannot exceed the run. sim.LagNever (−1) for never.
+		return num(sim.LagNever, int64(sim.MaxBeats))
 	case "isr":
 		return p.isr(v, s.at)
 	case "highWatermark", "logEndOffset", "startOffset":
