@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -929,6 +930,85 @@ func TestBrowserTween(t *testing.T) {
 		run(t, ctx, chromedp.Sleep(400*time.Millisecond), chromedp.KeyEvent(kb.Home))
 		if n := eval[int](t, ctx, sliding); n != 0 {
 			t.Errorf("a jump to the first beat slid %d marks", n)
+		}
+		checkErrors()
+	}
+}
+
+// TestBrowserFlyIn: a step that shows a message's token again flies it in
+// from its sender's row (stepper.js fly), and Chromium runs each flight on
+// the compositor thread, never on the main thread frame after frame (as it
+// ran a CSS animation of translate on an SVG element: compositeFailed
+// SVGTargetHasIndependentTransformProperty). A reader who prefers reduced
+// motion gets no flight, and a jump flies nothing.
+func TestBrowserFlyIn(t *testing.T) {
+	var tr *sim.Trace
+	for _, nt := range testdataTraces(t) {
+		if nt.name == "acks-one-loss" {
+			tr = nt.t
+		}
+	}
+	if tr == nil {
+		t.Fatal("no testdata/acks-one-loss.yaml")
+	}
+	srv := testPage(t, mustFigure(t, tr, "hand"))
+	steps := min(len(tr.Beats)-1, 8)
+	for _, reduce := range []bool{false, true} {
+		ctx, checkErrors := browser(t, 900, 700)
+		if reduce {
+			run(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+				return err
+			}))
+		}
+		run(t, ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#hand .kf-controls`), chromedp.Sleep(400*time.Millisecond))
+		// Steps to the next beat, each after the last one's slides and
+		// flights, then a jump to the last beat and back to the first.
+		var shown float64
+		events, err := browsertest.Trace(ctx, func() error {
+			tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+			defer cancel()
+			var err error
+			shown, err = chromedp.Run(tctx, chromedp.Evaluate[float64](`(async function(steps){
+				var f=document.getElementById('hand'), shown=0;
+				function key(k){f.dispatchEvent(new KeyboardEvent('keydown',{key:k,bubbles:true}))}
+				function wait(ms){return new Promise(function(r){setTimeout(r,ms)})}
+				for(var i=0;i<steps;i++){
+					var gone=new Set(f.querySelectorAll('.kf-msg.kf-gone'));
+					key('ArrowRight');
+					f.querySelectorAll('.kf-msg:not(.kf-gone)').forEach(function(g){if(gone.has(g))shown++});
+					await wait(600);
+				}
+				key('End'); await wait(600); key('Home'); await wait(600);
+				return shown;})(`+itoa(steps)+`)`, chromedp.EvalAwaitPromise))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown == 0 {
+			t.Fatalf("no step of the first %d showed a token again", steps)
+		}
+		var flights []browsertest.Animation
+		for _, a := range browsertest.Animations(events) {
+			// A token's slide and fade are transitions, named by their property.
+			if strings.Contains(a.Node, "kf-msg") && a.Name != "transform" && a.Name != "opacity" {
+				flights = append(flights, a)
+			}
+		}
+		switch {
+		case reduce && len(flights) > 0:
+			t.Errorf("reduced motion: %d tokens flew in (the first: %+v)", len(flights), flights[0])
+		case !reduce && len(flights) != int(shown):
+			t.Errorf("steps showed %.0f tokens again, and %d flew in", shown, len(flights))
+		}
+		for _, a := range flights {
+			// Chromium skips an animation it finds changes nothing that
+			// shows (a token clipped away at once), which is no cost.
+			if len(a.Failed) > 0 && !slices.Equal(a.Failed, []string{"AnimationHasNoVisibleChange"}) {
+				t.Errorf("a token's flight (%s on %s) ran on the main thread: %s", a.Name, a.Node, strings.Join(a.Failed, ", "))
+			}
 		}
 		checkErrors()
 	}

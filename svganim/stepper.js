@@ -21,7 +21,7 @@
   const markKeys = { ArrowDown: 1, ArrowUp: -1 };
 
   // A step shorter than a slide (figure.css: .3 s) cuts instead of
-  // sliding: slides that pile up restyle every frame.
+  // sliding.
   const SLIDE_MS = 320;
   // Time between two beats while playing, at speed 1.
   const PLAY_MS = 900;
@@ -32,9 +32,8 @@
     return s.replace(/~([^])/g, (_, c) => c === '~' ? '~' : words.w[words.a.indexOf(c)]);
   }
 
-  // setText writes the text of el by changing its text node in place: a
-  // node replaced (textContent) is taken out of the layout tree and put
-  // back, styled afresh, at every step.
+  // setText changes the text node of el in place: a node replaced
+  // (textContent, an output's value) is styled and laid out afresh.
   function setText(el, s) {
     if (el.firstChild) el.firstChild.data = s;
     else el.textContent = s;
@@ -111,6 +110,7 @@
       switch (track.field) {
         case 't': setText(g.firstChild, decodeTitle(v)); break;
         case 'c': // with its ring at the beat shown (markChanges)
+          if (!cut && !still.matches && !v.includes('kf-gone') && g.matches('.kf-msg.kf-gone')) landing.push(g);
           g.toggleAttribute('data-cut', cut);
           g.setAttribute('class', track.fixedClasses + ' ' + v + (ringing.has(g) ? ' kf-new' : ''));
           rewritten.add(g);
@@ -120,8 +120,8 @@
         default: { // 'p', 'o', 'v': a position
           const p = track.position(v);
           // Only as a CSS transform, which overrides the poster's transform
-          // attribute (left as the poster drew it: changing it too would
-          // restyle the mark twice) and slides (figure.css transitions it).
+          // attribute (left as drawn: changing both restyles the mark
+          // twice) and slides (figure.css transitions it).
           g.toggleAttribute('data-cut', cut);
           g.style.transform = `translate(${p[0]}px,${p[1]}px)`;
           if (track.field === 'v') setText(track.texts[0], track.prefix + v);
@@ -133,31 +133,39 @@
     // Show beat b, coming from beat from. A step to a neighbouring beat
     // touches only what changes between the two, and slides, unless the
     // last slide still runs; a jump sets every track and cuts. A mark cuts
-    // by its own data-cut, set with its change: a class on the figure
-    // that every mark's transition rule depended on restyled every mark
-    // whenever stepping went from fast to slow or back (heaviest figure:
-    // 113 → 241 elements restyled that press). The figure's kf-cut still
-    // says how the last step went.
+    // by its own data-cut, set with its change (a class on the figure
+    // would restyle every mark); kf-cut says how the last step went.
     function apply(b, from) {
       const near = Math.abs(b - from) === 1, now = performance.now();
       const cut = !near || now - lastSlide < SLIDE_MS;
       fig.classList.toggle('kf-cut', cut);
       lastSlide = now;
+      if (cut) flights.splice(0).forEach(a => a.cancel());
       for (const track of near ? changesAt[Math.max(b, from)] || [] : tracks) {
         const v = valueAt(track, b);
         if (v !== track.now) setField(track, v, cut);
       }
+      landing.splice(0).forEach(fly);
+    }
+
+    // A token a sliding step shows again flies in from its sender's side:
+    // Chromium composites a Web Animation of transform on SVG, not CSS
+    // translate. It cuts to its place (a slide outranks a flight).
+    const still = matchMedia('(prefers-reduced-motion: reduce)');
+    const landing = [], flights = [];
+    function fly(g) {
+      const dy = g.matches('.kf-down') ? -14 : g.matches('.kf-up') ? 14 : 0;
+      const [x, y] = (g.style.transform || g.getAttribute('transform')).match(/-?\d+/g);
+      g.toggleAttribute('data-cut', true);
+      flights.push(g.animate({ transform: [`translate(${x}px,${+y + dy}px)`, `translate(${x}px,${y}px)`], opacity: [0, 1] },
+        { duration: 500, easing: 'ease-out' }));
     }
 
     // Marks that look different from the beat before carry kf-new (a
     // ring): those whose tracks change at b, but not for a title alone,
     // nor the veil or the wire, nor a mark absent at b. Each beat's set is
-    // worked out once, and a step changes the class of only the marks
-    // that ring at one of the two beats and not at the other, each once: a
-    // mark whose class track changes gets its ring with its new classes
-    // (setField), since every change to an element costs a restyle and the
-    // first change to it after a frame costs the most of the script's
-    // work (heaviest figure: some 10 µs, of 100 a press).
+    // worked out once; a step changes the class of only the marks that
+    // ring at one of the two beats, once (setField adds it to new classes).
     const classTrack = new Map(); // mark → its "c" track
     for (const track of tracks) if (track.field === 'c') classTrack.set(track.g, track);
     const goneAt = (g, b) => classTrack.has(g)
@@ -201,8 +209,7 @@
       return box;
     }
     // Every beat's caption is built once and one is shown (figure.css:
-    // .kf-cap), so a step lays nothing out. An "n more" the reader opened
-    // stays open while stepping.
+    // .kf-cap), so a step lays nothing out. An "n more" opened stays open.
     const captions = [...story].map((_, b) => captionOf(b));
     caption.replaceChildren(...captions);
     let captionShown;
@@ -225,8 +232,6 @@
       if (b !== beat) apply(b, beat);
       beat = b;
       markChanges();
-      // The output's text node, not its value: the value setter replaces
-      // the node, which took 0.28 ms a step (the text node 0.05 ms).
       const at = b + ' / ' + last;
       setText(counterText, at);
       setText(counter, 'beat ' + at);

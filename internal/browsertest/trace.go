@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,11 @@ type TraceEvent struct {
 	Tts  float64         `json:"tts,omitempty"`
 	Tdur float64         `json:"tdur,omitempty"`
 	Args json.RawMessage `json:"args,omitempty"`
+	// ID and ID2 tie the events of one asynchronous span together (an
+	// Animation's start, its compositing verdict and its end): ID a string
+	// or number, ID2 an object such as {"local":"0x1f"}. Kept as written.
+	ID  json.RawMessage `json:"id,omitempty"`
+	ID2 json.RawMessage `json:"id2,omitempty"`
 }
 
 // traceCategories are the categories DevTools' Performance panel records:
@@ -319,4 +325,72 @@ func FrameOf(frames []Frame, e TraceEvent) int {
 		}
 	}
 	return -1
+}
+
+// Animation is one animation or transition that ran in a traced page
+// (Chromium's "Animation" async span, category devtools.timeline): what it
+// animated (Name: a CSS animation's name, the property a transition or a
+// Web Animation changes), the element it ran on as DevTools names it
+// ("g class='m sw kf-msg kf-down'") and, when Chromium could not run it on
+// the compositor thread, why not (Failed: the names of the bits of its
+// compositeFailed; empty when it ran there or was never tried).
+type Animation struct {
+	Name, Node string
+	Failed     []string
+}
+
+// compositeFailures names the bits of an Animation's compositeFailed, as
+// Chromium's CompositorAnimations::FailureReason
+// (third_party/blink/renderer/core/animation/compositor_animations.h)
+// numbers them.
+var compositeFailures = []string{
+	"AcceleratedAnimationsDisabled", "EffectSuppressedByDevtools", "InvalidAnimationOrEffect",
+	"EffectHasUnsupportedTimingParameters", "EffectHasNonReplaceCompositeMode", "TargetHasInvalidCompositingState",
+	"TargetHasIncompatibleAnimations", "TargetHasCSSOffset", "ObsoleteTargetHasMultipleTransformProperties",
+	"AnimationAffectsNonCSSProperties", "TransformRelatedPropertyCannotBeAcceleratedOnTarget", "bit 11",
+	"FilterRelatedPropertyMayMovePixels", "UnsupportedCSSProperty", "ObsoleteMultipleTransformAnimationsOnSameTarget",
+	"MixedKeyframeValueTypes", "TimelineSourceHasInvalidCompositingState", "AnimationHasNoVisibleChange",
+	"AffectsImportantProperty", "SVGTargetHasIndependentTransformProperty",
+}
+
+// Animations returns the animations a trace saw start, in the order they
+// started, each with the reasons Chromium gave for not compositing it.
+func Animations(events []TraceEvent) []Animation {
+	var out []Animation
+	byID := map[string]int{}
+	spanID := func(e TraceEvent) string { return string(e.ID) + string(e.ID2) }
+	for _, e := range events {
+		if e.Name != "Animation" {
+			continue
+		}
+		var args struct {
+			Data struct {
+				DisplayName     string `json:"displayName"`
+				NodeName        string `json:"nodeName"`
+				CompositeFailed uint32 `json:"compositeFailed"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(e.Args, &args) != nil {
+			continue
+		}
+		switch e.Ph {
+		case "b":
+			byID[spanID(e)] = len(out)
+			out = append(out, Animation{Name: args.Data.DisplayName, Node: args.Data.NodeName})
+		case "n":
+			k, ok := byID[spanID(e)]
+			if !ok || args.Data.CompositeFailed == 0 {
+				continue
+			}
+			for bit, name := range compositeFailures {
+				if args.Data.CompositeFailed&(1<<bit) != 0 && !slices.Contains(out[k].Failed, name) {
+					out[k].Failed = append(out[k].Failed, name)
+				}
+			}
+			if rest := args.Data.CompositeFailed >> len(compositeFailures); rest != 0 {
+				out[k].Failed = append(out[k].Failed, fmt.Sprintf("bits %#x", rest<<len(compositeFailures)))
+			}
+		}
+	}
+	return out
 }
