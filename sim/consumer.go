@@ -788,14 +788,7 @@ func (e *engine) handleConsumerFetchResponse(g *consumerGroup, msg *message) {
 // from it until the group's next refresh (metadata.max.age beats, or after
 // a NOT_LEADER_OR_FOLLOWER).
 func (g *consumerGroup) leaderFor(e *engine, p *partition) int {
-	for len(g.meta) <= p.id {
-		g.meta = append(g.meta, e.parts[len(g.meta)].leader)
-	}
-	if old := g.meta[p.id]; old != p.leader && p.deposedBy(old) != nil {
-		return old
-	}
-	g.meta[p.id] = p.leader
-	return p.leader
+	return e.metadataLeader(&g.meta, p)
 }
 
 // refreshMetadata is the members' metadata update (Metadata.update, on

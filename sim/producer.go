@@ -300,14 +300,23 @@ func (pr *producer) onNewLeaderLog(e *engine, p *partition) {
 // keeps sending to it until its next metadata refresh (every
 // metadata.max.age beats, or after a NOT_LEADER_OR_FOLLOWER).
 func (e *engine) leaderFor(p *partition) int {
-	pr := &e.prod
-	for len(pr.meta) <= p.id {
-		pr.meta = append(pr.meta, e.parts[len(pr.meta)].leader)
+	return e.metadataLeader(&e.prod.meta, p)
+}
+
+// metadataLeader is the leader of p that a client's metadata (meta, one
+// leader per partition, grown as partitions appear) names: the current
+// one, except an old leader cut off by isolate that was replaced without
+// knowing it, which stays named until the client's refresh clears meta.
+// The producer and every consumer group keep their own meta
+// (Kafka's Metadata, one per client).
+func (e *engine) metadataLeader(meta *[]int, p *partition) int {
+	for len(*meta) <= p.id {
+		*meta = append(*meta, e.parts[len(*meta)].leader)
 	}
-	if old := pr.meta[p.id]; old != p.leader && p.deposedBy(old) != nil {
+	if old := (*meta)[p.id]; old != p.leader && p.deposedBy(old) != nil {
 		return old
 	}
-	pr.meta[p.id] = p.leader
+	(*meta)[p.id] = p.leader
 	return p.leader
 }
 
