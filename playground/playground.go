@@ -155,8 +155,14 @@ func DecodeFragment(s string) ([]byte, error) {
 }
 
 // EditHref is the link from a figure to the playground holding its
-// fence, relative to a page at the site's root.
+// fence, relative to a page at the site's root. Line ends are written
+// "\n" first (CRLF and a lone CR, as a textarea normalises them), so a
+// page saved with CRLF links the same text as one saved with LF.
 func EditHref(fence []byte) string {
+	if bytes.IndexByte(fence, '\r') >= 0 {
+		fence = bytes.ReplaceAll(fence, []byte("\r\n"), []byte("\n"))
+		fence = bytes.ReplaceAll(fence, []byte("\r"), []byte("\n"))
+	}
 	return PageFile + "#f=" + Fragment(fence)
 }
 

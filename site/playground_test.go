@@ -45,3 +45,31 @@ func TestPlaygroundPage(t *testing.T) {
 		t.Errorf("a page named playground: %v", err)
 	}
 }
+
+// TestPlaygroundEditLinkCRLF: a page saved with CRLF line ends links the
+// playground to the same text as the page saved with LF, so the editor
+// does not receive the fence's "\r"s.
+func TestPlaygroundEditLinkCRLF(t *testing.T) {
+	page := "---\ntitle: A\n---\n```kflow\nid: one\nbeats: 3\n```\n"
+	edit := func(src string) string {
+		t.Helper()
+		s, err := Generate(Options{Content: fstest.MapFS{"a.md": {Data: []byte(src)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(s.File("a.html"))
+		i := strings.Index(html, `<p class="kf-edit"><a href="`)
+		if i < 0 {
+			t.Fatal("a.html has no Edit link")
+		}
+		link, _, _ := strings.Cut(html[i+len(`<p class="kf-edit"><a href="`):], `"`)
+		return link
+	}
+	lf, crlf := edit(page), edit(strings.ReplaceAll(page, "\n", "\r\n"))
+	if crlf != lf {
+		t.Errorf("the CRLF page's Edit link is %s, the LF page's %s", crlf, lf)
+	}
+	if want := playground.EditHref([]byte("id: one\nbeats: 3\n")); lf != want {
+		t.Errorf("Edit link %s, want %s", lf, want)
+	}
+}
