@@ -44,7 +44,7 @@ func checkMarkdown(pg *Page) sim.ErrorList {
 			// script), so a block of it, and any fence or heading inside,
 			// would vanish without a word. Comments may stay.
 			if n.HTMLBlockType != ast.HTMLBlockType2 && n.Lines().Len() > 0 {
-				at(n.Lines().At(0).Start, "raw HTML is left out of the page, and anything inside it with it: write it in Markdown")
+				at(n.Lines().At(0).Start, "raw HTML is not allowed in a page (the build would drop this block and anything inside it): write it in Markdown; only HTML comments may stay")
 			}
 			// A comment's last line is part of it: text after "-->" on
 			// that line is left out with the comment.
@@ -62,7 +62,7 @@ func checkMarkdown(pg *Page) sim.ErrorList {
 		case *ast.RawHTML:
 			if n.Segments.Len() > 0 {
 				if seg := n.Segments.At(0); !bytes.HasPrefix(seg.Value(pg.src), []byte("<!--")) {
-					at(seg.Start, "raw HTML %q is left out of the page: write it in Markdown", string(seg.Value(pg.src)))
+					at(seg.Start, "raw HTML %q is not allowed in a page (the build would drop it): write it in Markdown, e.g. **bold**, *italic*, `code`, [text](page.md)", string(seg.Value(pg.src)))
 				}
 			}
 			return ast.WalkSkipChildren, nil

@@ -243,6 +243,11 @@ func TestRawHTMLAndScriptLinksDropped(t *testing.T) {
 	var at []string
 	for _, e := range l {
 		at = append(at, fmt.Sprintf("%d:%d", e.Line, e.Col))
+		// An error, not a notice: it says the HTML is refused and what
+		// to write instead.
+		if !strings.Contains(e.Msg, "is not allowed in a page") || !strings.Contains(e.Msg, "write it in Markdown") {
+			t.Errorf("%d:%d: %q does not say raw HTML is refused and what to write instead", e.Line, e.Col, e.Msg)
+		}
 	}
 	// The heading's two tags, the script and div blocks, and the
 	// paragraph's img, a and /a; not the comment.
