@@ -35,7 +35,8 @@ const RunBudget = 250 * time.Millisecond
 // was least warm for; Median, P99 and Max are over all Fences × Passes
 // runs (P99 is the run at rank ⌈0.99 n⌉, the slowest when n < 100).
 // ModuleMedian and ModuleP99 are the same over the part of each run spent
-// in the module (kflowFigure: parse, simulate, check, draw); the rest of a
+// in the module (kflowFigure: parse, simulate, check, draw, in the
+// playground's Worker, with the messages there and back); the rest of a
 // run is the page's (the markup shown, the stepper wired, the frame
 // painted).
 type PlaygroundTimes struct {
@@ -130,13 +131,13 @@ func timePlayground(chromium, dir string, fences []string, passes int) (*Playgro
 	var module []time.Duration
 	for range passes {
 		tctx, cancel := hang(5 * time.Minute)
-		// Each run gives two numbers: its time, and the time spent in
-		// kflowFigure, which playground.js looks up as a global on each
-		// call, so a wrapper here sees it.
+		// Each run gives two numbers: its time, and the time until the
+		// engine answered (kfEngine.figure, which playground.js looks up
+		// on each call, so a wrapper here sees it).
 		ms, err := chromedp.Run(tctx, chromedp.Evaluate[[]float64](`(async fences => {
-			const text = document.getElementById('pg-text'), out = [], figure = self.kflowFigure;
+			const text = document.getElementById('pg-text'), out = [], figure = kfEngine.figure;
 			let inModule = 0;
-			self.kflowFigure = (...a) => { const t = performance.now(); try { return figure(...a); } finally { inModule += performance.now() - t; } };
+			kfEngine.figure = async (...a) => { const t = performance.now(); try { return await figure(...a); } finally { inModule += performance.now() - t; } };
 			try {
 				for (const f of fences) {
 					text.value = f;
@@ -145,7 +146,7 @@ func timePlayground(chromium, dir string, fences []string, passes int) (*Playgro
 					await kfRun();
 					out.push(performance.now() - t0, inModule);
 				}
-			} finally { self.kflowFigure = figure; }
+			} finally { kfEngine.figure = figure; }
 			return out;
 		})(`+string(list)+`)`, chromedp.EvalAwaitPromise))
 		cancel()

@@ -92,7 +92,7 @@ func TestBrowserSameBytes(t *testing.T) {
 			HTML       string
 			Errors     []struct{ Line, Col int }
 			Run, Knobs int
-		}](t, ctx, `kflowFigure(`+jsString(string(b))+`, `+jsString(slugs[i])+`)`)
+		}](t, ctx, `kfEngine.figure(`+jsString(string(b))+`, `+jsString(slugs[i])+`)`)
 		p := fence.Parse(b)
 		if p.Scenario == nil {
 			t.Fatalf("%s fence %d does not parse", slugs[i], i)
@@ -107,7 +107,7 @@ func TestBrowserSameBytes(t *testing.T) {
 			t.Errorf("%s: the playground counts %d combinations, the build wrote %d", id, got.Knobs, len(assets[id]))
 		}
 		for v, want := range assets[id] {
-			script := eval[string](t, ctx, fmt.Sprintf("kflowVariant(%d, %d)", got.Run, v))
+			script := eval[string](t, ctx, fmt.Sprintf("kfEngine.variant(%d, %d)", got.Run, v))
 			if script != string(want) {
 				t.Errorf("%s: combination %d drawn in the playground is %d bytes, the build's %d; first difference at byte %d",
 					id, v, len(script), len(want), firstDiff(script, string(want)))
@@ -472,4 +472,59 @@ func TestBrowserLinkBomb(t *testing.T) {
 		t.Errorf("the page's heap holds %.0f bytes after the bomb link, want under 64 MiB", got[2])
 	}
 	t.Logf("inflated %.0f bytes, heap %.0f bytes", got[1], got[2])
+}
+
+// TestBrowserEngineInWorker: the engine runs in a Worker, so while it
+// works on a long scenario (the sample over 200 beats, some hundreds of
+// milliseconds of the module's work) the page goes on drawing
+// frames, and none of the module's functions is defined on the page.
+// A page with no Worker runs the engine on the page instead: it draws the
+// same figure, and holds the page (no frame) until the engine answers.
+func TestBrowserEngineInWorker(t *testing.T) {
+	browsertest.Chromium(t)
+	_, out := builtGuide(t)
+	url := "file://" + filepath.ToSlash(filepath.Join(out, playground.PageFile))
+	long := strings.NewReplacer("records: 4", "records: 60", "beats: 16", "beats: 200").Replace(playground.Sample)
+	if long == playground.Sample {
+		t.Fatal("the sample no longer says records: 4 and beats: 16")
+	}
+	probe := `(async text => {
+		let frames = 0, counting = true;
+		const tick = () => { if (counting) { frames++; requestAnimationFrame(tick); } };
+		await new Promise(requestAnimationFrame);
+		requestAnimationFrame(tick);
+		const r = await kfEngine.figure(text, 'playground');
+		counting = false;
+		return {Where: kfEngine.where, Frames: frames, HTML: r.html, Errors: r.errors.length, Global: typeof self.kflowFigure};
+	})(` + jsString(long) + `)`
+	type answer struct {
+		Where          string
+		Frames, Errors int
+		HTML, Global   string
+	}
+	ctx := browsertest.Start(t, 1280, 900)
+	open(t, ctx, url)
+	w := eval[answer](t, ctx, probe)
+	if w.Where != "worker" || w.Global != "undefined" || w.Frames == 0 || w.HTML == "" {
+		t.Errorf("with Workers: the engine runs on the %q, kflowFigure on the page is %q, %d frames drawn while it ran, %d bytes drawn; want the worker, undefined, frames, a figure",
+			w.Where, w.Global, w.Frames, len(w.HTML))
+	}
+
+	bare := browsertest.Start(t, 1280, 900)
+	if err := chromedp.Do(bare, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `self.Worker = undefined;`})
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	open(t, bare, url)
+	p := eval[answer](t, bare, probe)
+	if p.Where != "page" || p.Global != "function" || p.Frames != 0 {
+		t.Errorf("without Workers: the engine runs on the %q, kflowFigure on the page is %q, %d frames drawn while it ran; want the page, a function, none",
+			p.Where, p.Global, p.Frames)
+	}
+	if p.HTML != w.HTML || p.Errors != w.Errors {
+		t.Errorf("the worker drew %d bytes with %d problems, the page %d bytes with %d; first difference at byte %d",
+			len(w.HTML), w.Errors, len(p.HTML), p.Errors, firstDiff(w.HTML, p.HTML))
+	}
 }

@@ -19,6 +19,11 @@
 // module travels in a script: kflow-wasm.js sets self.kfWasm to the
 // base64 of the gzipped module (WasmGz), and playground.js inflates it
 // with DecompressionStream('gzip'). Only the playground page loads it.
+// The module runs in a Worker, so that a long run (seconds, for a fence at
+// the size limits) never holds the page: the worker's script is a Blob
+// made by playground.js, which loads wasm-exec.js from the address the
+// page loaded it from and is sent the module's base64. Where no worker
+// starts, the module runs on the page, as it did before.
 //
 // A fence travels in the playground's URL fragment as
 //

@@ -59,32 +59,46 @@ function show(errors) {
 }
 
 // A figure with knobs comes drawn in its default combination alone; the
-// others are drawn when a reader first picks one. knobs.js looks for a
-// combination in self.kfV["ID.i"] before it loads the combination's file
-// (which the playground has not): there a getter draws it (kflowVariant)
-// and runs the script the build would have written, which defines the
-// entry for good.
+// others are drawn when a reader first picks one. knobs.js asks
+// self.kfVLoad(key) for a combination self.kfV["ID.i"] does not hold
+// before it loads the combination's file (which the playground has not):
+// here the engine draws it (kflowVariant) and the script the build would
+// have written runs, which defines the entry for good and tells knobs.js.
 function later(id, r) {
-  const v = self.kfV = {};
-  for (let i = 0; i < r.knobs; i++) {
-    if (i == r.def) continue;
-    const key = id + '.' + i;
-    Object.defineProperty(v, key, { configurable: true, enumerable: true, get() {
-      delete v[key];
+  self.kfV = {};
+  self.kfVLoad = key => {
+    const dot = key.lastIndexOf('.'), i = +key.slice(dot + 1);
+    if (key.slice(0, dot) != id || !(i >= 0 && i < r.knobs)) return false;
+    engine.variant(r.run, i).then(script => {
+      if (!script) return;
       const s = document.createElement('script');
-      s.textContent = kflowVariant(r.run, i);
+      s.textContent = script;
       document.head.append(s);
       s.remove();
-      return v[key];
-    } });
-  }
+    });
+    return true;
+  };
 }
 
 // kfRun runs the editor's text and resolves once the figure's first frame
-// is drawn, with the module's answer {html, errors, run, knobs, def}.
+// is drawn, with the module's answer {html, errors, run, knobs, def}. The
+// page stays live while the engine works; a Run pressed meanwhile waits
+// its turn, and only the latest Run's figure is shown.
+let runs = 0;
 async function kfRun() {
   await ready;
-  const r = kflowFigure(text.value, 'playground');
+  const mine = ++runs, t = text.value;
+  status.textContent = 'Running…';
+  out.ariaBusy = 'true';
+  let r;
+  try {
+    r = await engine.figure(t, 'playground');
+  } catch (e) {
+    if (mine == runs) status.textContent = 'The engine stopped: ' + e.message + '. Reload the page to start it again.';
+    throw e;
+  }
+  if (mine != runs) return r;
+  out.ariaBusy = 'false';
   show(r.errors);
   out.replaceChildren();
   if (r.html) {
@@ -96,7 +110,7 @@ async function kfRun() {
   status.textContent = (r.html ? 'Drawn' : 'Not drawn') + (n ? '; ' + n + (n == 1 ? ' problem' : ' problems') + ' below' : '; every expect: entry holds');
   await frame();
   // The address follows, after the frame: kfSaved resolves once it holds the text.
-  self.kfSaved = encode(text.value).then(f => history.replaceState(null, '', '#f=' + f));
+  self.kfSaved = encode(t).then(f => history.replaceState(null, '', '#f=' + f));
   return r;
 }
 self.kfRun = kfRun;
@@ -141,7 +155,7 @@ notes:
   - {at: 3, text: "broker 1 crashes"}
 `;
 async function warm() {
-  const r = kflowFigure(WARM, 'playground-warm');
+  const r = await engine.figure(WARM, 'playground-warm');
   if (!r.html) return;
   // Drawn at the width of the real figure's place, out of sight, and in a
   // shadow root (with the page's stylesheets), so that nothing that looks
@@ -153,22 +167,88 @@ async function warm() {
   root.innerHTML = r.html;
   root.prepend(...[...document.querySelectorAll('link[rel=stylesheet]')].map(l => l.cloneNode()));
   document.body.append(box);
-  if (self.kflowVariant) kflowVariant(r.run, 1 - r.def);
+  const other = engine.variant(r.run, 1 - r.def);
   await step(root.querySelector('figure'));
   await frame();
   box.remove();
-  if (self.kflowIdle) kflowIdle();
+  await other;
+  await engine.idle();
 }
 
 // The module arrives as base64 of its gzip (kflow-wasm.js: a script, since
 // a page opened from a file may not fetch). Its inflated bytes stream into
 // the compiler (a Response made here needs no fetch), so that compiling
-// starts before the last byte is inflated.
-function moduleBytes() {
-  const s = atob(self.kfWasm), u = new Uint8Array(s.length);
+// starts before the last byte is inflated. boot() runs it in the scope
+// it is called in, after Go's wasm_exec.js has defined Go there, and
+// resolves once the module's functions (kflowFigure, kflowVariant,
+// kflowIdle: playground/wasm) are defined.
+async function boot(gz) {
+  const s = atob(gz), u = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
-  return new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
+  const bytes = () => new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
+  const go = new Go();
+  const { instance } = WebAssembly.instantiateStreaming
+    ? await WebAssembly.instantiateStreaming(new Response(bytes(), { headers: { 'Content-Type': 'application/wasm' } }), go.importObject)
+    : await WebAssembly.instantiate(await new Response(bytes()).arrayBuffer(), go.importObject);
+  go.run(instance);
 }
+// The engine runs in a Worker, so that a long run never holds the page:
+// the reader can scroll and read while it works, and the status line says
+// it is running. A page opened from a file may not start a worker from a
+// file, so the worker's script is made here, as a Blob, from the source
+// text of boot() and served(); the worker loads wasm-exec.js itself (the
+// address the page loaded it from) and is sent the module's base64. Each
+// call is a message {id, op, args} answered by {id, r} or {id, error}, in
+// order. Where no worker starts (no Worker, or a browser that refuses the
+// Blob or the script in it), the engine runs on the page as before.
+function served() {
+  let up;
+  self.onmessage = async ({ data: m }) => {
+    if (m.gz) up = (async () => { importScripts(m.exec); await boot(m.gz); })();
+    try {
+      await up;
+      postMessage({ id: m.id, r: m.op ? self[m.op](...m.args) : true });
+    } catch (e) {
+      postMessage({ id: m.id, error: String(e?.message || e) });
+    }
+  };
+}
+function inWorker() {
+  const exec = document.querySelector('script[src$="wasm-exec.js"]').src;
+  const w = new Worker(URL.createObjectURL(new Blob(['"use strict";' + boot + served + 'served();'], { type: 'text/javascript' })));
+  const calls = new Map();
+  let id = 0;
+  const ask = (op, args, extra) => new Promise((ok, no) => {
+    calls.set(++id, { ok, no });
+    w.postMessage({ id, op, args, ...extra });
+  });
+  w.onmessage = ({ data: m }) => {
+    const c = calls.get(m.id);
+    calls.delete(m.id);
+    'error' in m ? c.no(Error(m.error)) : c.ok(m.r);
+  };
+  w.onerror = e => {
+    e.preventDefault();
+    for (const c of calls.values()) c.no(Error(e.message || 'the engine stopped'));
+    calls.clear();
+  };
+  return ask(undefined, [], { gz: self.kfWasm, exec }).then(() => ({
+    where: 'worker',
+    figure: (t, slug) => ask('kflowFigure', [t, slug]),
+    variant: (run, i) => ask('kflowVariant', [run, i]),
+    idle: () => ask('kflowIdle', []),
+  }), e => { w.terminate(); throw e; });
+}
+async function onPage() {
+  await boot(self.kfWasm);
+  return {
+    where: 'page',
+    figure: async (t, slug) => kflowFigure(t, slug),
+    variant: async (run, i) => kflowVariant(run, i),
+    idle: async () => kflowIdle(),
+  };
+}
+let engine;
 // linkProblem says why the link's scenario could not be read; it stays in
 // the status line once the engine is ready, so that a cut or mangled link
 // does not pass for the default scenario.
@@ -199,11 +279,15 @@ async function fromHash() {
 const linked = fromHash();
 const ready = (async () => {
   await linked;
-  const go = new Go();
-  const { instance } = WebAssembly.instantiateStreaming
-    ? await WebAssembly.instantiateStreaming(new Response(moduleBytes(), { headers: { 'Content-Type': 'application/wasm' } }), go.importObject)
-    : await WebAssembly.instantiate(await new Response(moduleBytes()).arrayBuffer(), go.importObject);
-  go.run(instance);
+  try {
+    engine = await inWorker();
+  } catch (e) {
+    console.info('playground: the engine runs on the page, as no worker started:', e?.message || e);
+    engine = await onPage();
+  }
+  // For tests and the benchmark: where the engine runs, and its calls
+  // (each answers a promise).
+  self.kfEngine = engine;
   try { await warm(); } catch (e) { console.warn('playground warm-up:', e); }
 })();
 self.kfReady = ready;

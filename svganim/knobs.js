@@ -174,6 +174,9 @@
       wanted = i;
       if (shown[i] || self.kfV?.[key]) return ready();
       pending[key] = ready;
+      // A page that draws combinations itself (the playground) takes the
+      // key and defines self.kfV[key] later, then calls kfVLoaded(key).
+      if (self.kfVLoad?.(key)) return;
       const s = document.createElement('script');
       s.src = here + 'v/' + key + '.js';
       document.head.append(s);
