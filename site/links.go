@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"path"
@@ -51,7 +52,19 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 	var errs sim.ErrorList
 	var frags []fragLink
 	var lines lineIndex // made at the first error, for its position
-	for i, ref := range pageLinks(pg) {
+	refs := pageLinks(pg)
+	for _, a := range pg.autolinks {
+		// goldmark writes a dangerous autolink's href empty, as for a link.
+		if !html.IsDangerousURL(a.url) {
+			continue
+		}
+		p := sim.Pos{Line: 1, Col: 1}
+		if a.at >= 0 {
+			p = pg.lines(&lines).pos(pg.src, a.at)
+		}
+		errs = append(errs, sim.Error{File: pg.File, Pos: p, Msg: fmt.Sprintf("link to %q: ", a.url) + unpublished(string(a.url))})
+	}
+	for i, ref := range refs {
 		// A page kept from the last build (PageCache) holds the links
 		// that build rewrote: start again from what the author wrote.
 		*ref.dest = pg.linkOrig[i]
@@ -67,8 +80,7 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 		if html.IsDangerousURL(*ref.dest) {
 			// goldmark writes such a link as href="" (a link to the page
 			// itself) and such an image as src="": say so where it is.
-			scheme, _, _ := strings.Cut(dest, ":")
-			fail("links with the scheme %s: are not published (the page would get an empty link in their place); link to an https: address or a file of the site", strings.ToLower(strings.TrimSpace(scheme)))
+			fail("%s", unpublished(dest))
 			continue
 		}
 		if dest == "" || strings.HasPrefix(dest, "//") || hasScheme(dest) {
@@ -256,6 +268,7 @@ func pageLinks(pg *Page) []linkRef {
 		return pg.links
 	}
 	pg.linksFound = true
+	var from map[ast.Node]int // per block, where the next autolink's "<" is looked for
 	_ = ast.Walk(pg.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -266,6 +279,14 @@ func pageLinks(pg *Page) []linkRef {
 			ref = linkRef{node: n, dest: &n.Destination}
 		case *ast.Image:
 			ref = linkRef{node: n, dest: &n.Destination, image: true}
+		case *ast.AutoLink:
+			if n.AutoLinkType == ast.AutoLinkURL {
+				if from == nil {
+					from = map[ast.Node]int{}
+				}
+				pg.autolinks = append(pg.autolinks, findAutolink(pg.src, n, from))
+			}
+			return ast.WalkContinue, nil
 		default:
 			return ast.WalkContinue, nil
 		}
@@ -275,6 +296,43 @@ func pageLinks(pg *Page) []linkRef {
 		return ast.WalkContinue, nil
 	})
 	return pg.links
+}
+
+// unpublished says why a link to dest, a URL goldmark writes empty, is
+// an error.
+func unpublished(dest string) string {
+	scheme, _, _ := strings.Cut(dest, ":")
+	return "links with the scheme " + strings.ToLower(strings.TrimSpace(scheme)) + ": are not published (the page would get an empty link in their place); link to an https: address or a file of the site"
+}
+
+// autolink is one URL autolink of a page: its URL as written and the
+// offset of its "<" in the page's source, or -1.
+type autolink struct {
+	url []byte
+	at  int
+}
+
+// findAutolink finds n ("<URL>"; goldmark keeps no position for it) in the
+// text of its block, after the block's autolinks already found (from).
+func findAutolink(src []byte, n *ast.AutoLink, from map[ast.Node]int) autolink {
+	a := autolink{url: n.URL(src), at: -1}
+	b := n.Parent()
+	for b != nil && b.Type() != ast.TypeBlock {
+		b = b.Parent()
+	}
+	if b == nil || b.Lines().Len() == 0 {
+		return a
+	}
+	lines := b.Lines()
+	start, end := lines.At(0).Start, lines.At(lines.Len()-1).Stop
+	if f, ok := from[b]; ok {
+		start = f
+	}
+	if i := bytes.Index(src[start:end], append(append([]byte("<"), a.url...), '>')); i >= 0 {
+		a.at = start + i
+		from[b] = a.at + len(a.url) + 2
+	}
+	return a
 }
 
 // linkRef is one link ("[text](dest)") or image ("![alt](src)") of a

@@ -85,6 +85,11 @@ type Page struct {
 	linksFound bool
 	linkOrig   [][]byte
 	linkStrs   []string
+	// autolinks are its URL autolinks ("<https://…>"), found by the same
+	// walk: each one's URL and the offset of its "<" in src (-1 when it
+	// was not found there). Their destination is never rewritten; only
+	// its scheme is checked.
+	autolinks []autolink
 	// headingIDs is the set of its headings' ids (hasHeadingID).
 	headingIDs map[string]bool
 }

@@ -587,19 +587,24 @@ func TestEveryRelativeLinkChecked(t *testing.T) {
 // TestUnpublishedSchemes (try11 F9): a link or image goldmark would write
 // empty (href="", a link to the page itself) — javascript:, vbscript:,
 // file:, and data: but for an image's PNG, GIF, JPEG or WebP — is an
-// error at it naming the scheme, in any case.
+// error at it naming the scheme, in any case, and so is an autolink
+// ("<javascript:…>") to one.
 func TestUnpublishedSchemes(t *testing.T) {
 	_, err := Generate(Options{Content: fstest.MapFS{
 		"p.md": page("title: P",
 			"[a](javascript:alert(1)) [b](data:text/html,hi) [c](file:///etc/passwd)", // 4
 			"![d](data:image/svg+xml,x) [e](JavaScript:x) [f](vbscript:x)",            // 5
-			"![ok](data:image/png;base64,AA==) [ok](https://example.com/)"),
+			"![ok](data:image/png;base64,AA==) [ok](https://example.com/)",
+			"<https://x.y> <javascript:alert(1)> and <file:///etc/passwd> <javascript:alert(1)>", // 7 (try12 T6)
+			"- a list: <vbscript:x>"), // 8
 	}, ContentName: "content"})
 	var want []string
 	for _, l := range []struct{ at, what, dest, scheme string }{
 		{"4:1", "link to", "javascript:alert(1)", "javascript"}, {"4:26", "link to", "data:text/html,hi", "data"},
 		{"4:49", "link to", "file:///etc/passwd", "file"}, {"5:1", "image", "data:image/svg+xml,x", "data"},
 		{"5:28", "link to", "JavaScript:x", "javascript"}, {"5:46", "link to", "vbscript:x", "vbscript"},
+		{"7:15", "link to", "javascript:alert(1)", "javascript"}, {"7:41", "link to", "file:///etc/passwd", "file"},
+		{"7:62", "link to", "javascript:alert(1)", "javascript"}, {"8:11", "link to", "vbscript:x", "vbscript"},
 	} {
 		want = append(want, fmt.Sprintf("content/p.md:%s: %s %q: links with the scheme %s: are not published (the page would get an empty link in their place); link to an https: address or a file of the site", l.at, l.what, l.dest, l.scheme))
 	}
