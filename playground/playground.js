@@ -23,7 +23,13 @@ async function decode(f) {
   const rd = src.pipeThrough(new DecompressionStream('deflate-raw')).getReader(), parts = [];
   for (let n = 0; ;) {
     const { done, value } = await rd.read();
-    if (done) return new TextDecoder().decode(await new Blob(parts).arrayBuffer());
+    if (done) {
+      try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(parts).arrayBuffer());
+      } catch {
+        throw Error('its fence is not UTF-8 text');
+      }
+    }
     if ((n += value.length) > MAX) {
       rd.cancel();
       throw Error('the fence in the link is longer than ' + MAX + ' bytes');
@@ -260,6 +266,7 @@ async function fromHash() {
   status.textContent = 'Opening the scenario in the link…';
   try {
     if (!m) throw Error('it holds characters other than A-Z a-z 0-9 - _');
+    if (!m[1]) throw Error('nothing follows #f=');
     text.value = await decode(m[1]);
     linkProblem = '';
     status.textContent = 'Loading the engine…';
