@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -41,10 +42,14 @@ func Chromium(t testing.TB) string {
 	return ""
 }
 
-// Start launches a headless Chromium with a window of width × height CSS
-// pixels and a fresh profile, and returns a tab context. The browser is
-// already running when Start returns (the first action, which starts it,
-// must not carry a timeout); t's cleanup closes it.
+// Start launches a headless Chromium with a fresh profile and a viewport
+// of exactly width × height CSS pixels, and returns a tab context. The
+// window alone is not enough: headless Chromium widens a window narrower
+// than about 500 px, so a "390 px phone" laid the page out ~500 px wide;
+// Start also overrides the device metrics (Emulation.setDeviceMetricsOverride,
+// scale 1) and fails t unless the page then reports innerWidth == width.
+// The browser is already running when Start returns (the first action,
+// which starts it, must not carry a timeout); t's cleanup closes it.
 func Start(t testing.TB, width, height int) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -64,6 +69,18 @@ func Start(t testing.TB, width, height int) context.Context {
 	t.Cleanup(func() { cancelC(); cancelA() })
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[[2]int](`[innerWidth, innerHeight]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != [2]int{width, height} {
+		t.Fatalf("asked for a %d × %d viewport, the page has %d × %d", width, height, got[0], got[1])
 	}
 	return ctx
 }
