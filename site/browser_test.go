@@ -16,7 +16,10 @@ import (
 // a phone's width (390 CSS pixels) and wants none wider than the screen:
 // long inline code such as `Partition.checkEnoughReplicasReachOffset`
 // wraps, and code blocks, tables and wide figures scroll inside
-// themselves, so the page never scrolls sideways. Every figure's picture
+// themselves, so the page never scrolls sideways. Every figure's caption
+// spans the figure's width (the lines are short enough to read there; a
+// caption squeezed into a column beside something wraps at every word).
+// Every figure's picture
 // keeps at least half its drawn size (its labels stay legible), and the
 // two pictures of a side-by-side figure, stacked, are drawn at one scale.
 func TestBrowserPhoneWidth(t *testing.T) {
@@ -59,6 +62,14 @@ func TestBrowserPhoneWidth(t *testing.T) {
 			titleFirst, err = chromedp.Run(tctx, chromedp.Evaluate[bool](`(() => { const n = document.querySelector(".toc");
 				return !n || document.querySelector("main h1").getBoundingClientRect().top < n.getBoundingClientRect().top })()`))
 		}
+		var narrow []string // captions narrower than their figure
+		if err == nil {
+			narrow, err = chromedp.Run(tctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("figure.kflow .kf-capbox")]
+				.map(c => { const f = c.closest("figure"), s = getComputedStyle(f);
+					const room = f.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight), w = c.getBoundingClientRect().width;
+					return w < room - 1 ? f.id + ": " + w.toFixed(1) + " of " + room.toFixed(1) + " px" : "" })
+				.filter(Boolean)`))
+		}
 		var scales [][]float64 // per figure, each picture's drawn width over its --kf-w
 		if err == nil {
 			scales, err = chromedp.Run(tctx, chromedp.Evaluate[[][]float64](`[...document.querySelectorAll("figure.kflow")]
@@ -70,6 +81,9 @@ func TestBrowserPhoneWidth(t *testing.T) {
 		}
 		if !titleFirst {
 			t.Errorf("%s: on a phone the guide's contents come before the page's title", f.Path)
+		}
+		for _, n := range narrow {
+			t.Errorf("%s: a caption does not use its figure's width on a phone: %s", f.Path, n)
 		}
 		for i, fig := range scales {
 			for _, sc := range fig {

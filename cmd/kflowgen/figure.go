@@ -58,7 +58,7 @@ func newFigureCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to export when the page has several")
 	cmd.Flags().StringVar(&o.format, "format", "html", "html (the whole figure) or svg (one frame, with --beat)")
 	cmd.Flags().Var(beatFlag{&o.beat}, "beat", "the beat an svg export draws, 0 being the initial state (no default: --format svg needs it)")
-	cmd.Flags().BoolVar(&o.compare, "compare", false, "in an svg export, draw the compare run (the right-hand side of a side-by-side figure)")
+	cmd.Flags().BoolVar(&o.compare, "compare", false, "in an svg export, draw the compare run (the second of a side-by-side figure's two runs)")
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "file to write (default: standard output)")
 	addScenarioCompletion(cmd)
 	return cmd

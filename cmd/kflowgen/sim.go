@@ -48,7 +48,7 @@ func newSimCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&o.scenarioID, "scenario", "", "id of the scenario to run when the page has several")
-	cmd.Flags().BoolVar(&o.compare, "compare", false, "run the scenario's compare run (the right-hand side of a side-by-side figure)")
+	cmd.Flags().BoolVar(&o.compare, "compare", false, "run the scenario's compare run (the second of a side-by-side figure's two runs)")
 	addScenarioCompletion(cmd)
 	return cmd
 }
