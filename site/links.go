@@ -448,6 +448,31 @@ func (f *pageFigure) lastOf(query string) (int, string) {
 // says it could not be checked, where it said the page had no such figure.
 func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.ErrorList {
 	var errs sim.ErrorList
+	// Links from one page that cannot be checked for one reason (into one
+	// broken figure, or one unread page) are one error, at the first of
+	// them, so that a typo in a fence linked from a dozen places is not
+	// buried under a dozen errors saying only that (try12 T2).
+	type unchecked struct {
+		from *Page
+		why  string
+	}
+	type fold struct {
+		at        int // the error's index in errs
+		dest, why string
+		more      int // links folded into it
+	}
+	var folds []fold
+	foldOf := map[unchecked]int{} // index in folds
+	cannot := func(l fragLink, why string) {
+		k := unchecked{l.from, why}
+		if i, ok := foldOf[k]; ok {
+			folds[i].more++
+			return
+		}
+		foldOf[k] = len(folds)
+		folds = append(folds, fold{at: len(errs), dest: l.dest, why: why})
+		errs = append(errs, sim.Error{File: l.from.File, Pos: l.position()})
+	}
 	for _, l := range links {
 		head, query, hasQuery := strings.Cut(l.frag, "?")
 		name, beat, isBeat := strings.Cut(head, "@")
@@ -488,11 +513,11 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 			// Not a figure that built, nor a heading: on a page left
 			// unread, or a broken one?
 			if l.to.unread != "" {
-				fail("%s %s (its own error says where), so this link could not be checked", l.to.File, l.to.unread)
+				cannot(l, fmt.Sprintf("%s %s (its own error says where)", l.to.File, l.to.unread))
 				continue
 			}
 			if b := brokenFigure(broken[l.to], name); b != nil {
-				fail("figure %q of %s does not build (its fence's error says why), so this link could not be checked", b.id, l.to.File)
+				cannot(l, fmt.Sprintf("figure %q of %s does not build (its fence's error says why)", b.id, l.to.File))
 				continue
 			}
 			if brokenFigure(broken[l.to], "") != nil {
@@ -532,6 +557,17 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 		case fig != nil:
 			*l.ref.dest = []byte(l.page + "#" + name + suffix)
 		}
+	}
+	for _, f := range folds {
+		msg := fmt.Sprintf("link to %q: %s, so this link could not be checked", f.dest, f.why)
+		if f.more > 0 {
+			links := " more links"
+			if f.more == 1 {
+				links = " more link"
+			}
+			msg = fmt.Sprintf("link to %q and %d%s on this page: %s, so they could not be checked", f.dest, f.more, links, f.why)
+		}
+		errs[f.at].Msg = msg
 	}
 	return errs
 }
