@@ -2,15 +2,20 @@ package site
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark/ast"
+	"golang.org/x/text/unicode/norm"
 )
 
 // headingIDs gives headings their ids (goldmark's parser.IDs): the
-// heading's text reduced to [a-z0-9-] with single dashes only ("Acks &
-// ISR" → "acks-isr"), "-2", "-3"… on repeats. A heading id therefore never
-// contains "--", which every figure id does (FigureID), so the two can
-// never collide on a page.
+// heading's text in lower case with its letters and digits of any script
+// kept and every run of other characters one dash (headingSlug: "Acks &
+// ISR" → "acks-isr", "Über Ünïcode" → "über-ünïcode", "日本語" → "日本語"),
+// "-2", "-3"… on repeats, "section" when nothing is left ("🎉"). A heading
+// id therefore never contains "--", which every figure id does
+// (FigureID), so the two can never collide on a page.
 type headingIDs struct {
 	used map[string]bool
 }
@@ -25,7 +30,7 @@ func newHeadingIDs() *headingIDs {
 
 // Generate implements parser.IDs.
 func (h *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
-	base := safeID(string(value), "section")
+	base := headingSlug(string(value))
 	id := base
 	for n := 2; h.used[id]; n++ {
 		id = base + "-" + strconv.Itoa(n)
@@ -37,4 +42,29 @@ func (h *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 // Put implements parser.IDs.
 func (h *headingIDs) Put(value []byte) {
 	h.used[string(value)] = true
+}
+
+// headingSlug is a heading's id before repeats are numbered: the text in
+// Unicode NFC (so a heading typed with a combining accent gets the id of
+// one typed with the composed letter) and lower case; letters, digits and
+// the marks that follow them kept; every run of anything else one '-',
+// with none at either end; "section" when nothing is left.
+func headingSlug(text string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(norm.NFC.String(text)) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && b.Len() > 0 && !dash {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "section"
+	}
+	return b.String()
 }

@@ -651,7 +651,13 @@ func hasHeadingID(pg *Page, id string) bool {
 			return ast.WalkSkipChildren, nil
 		})
 	}
-	return pg.headingIDs[id]
+	if pg.headingIDs[id] {
+		return true
+	}
+	// A link may write a heading's letters percent-encoded ("#%C3%BCber"),
+	// which a browser decodes before it looks for the id.
+	dec, err := url.PathUnescape(id)
+	return err == nil && dec != id && pg.headingIDs[dec]
 }
 
 // hasScheme reports whether a link starts with a URL scheme ("https:").

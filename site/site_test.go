@@ -478,6 +478,30 @@ func TestHeadingIDs(t *testing.T) {
 	}
 }
 
+// TestHeadingIDsInAnyScript (try12 T7): a heading's letters and digits
+// of every script stay in its id, in lower case and NFC (the composed and
+// the combining spelling of ü give one id), where they were dropped
+// ("Ünïcode" was "n-code", "日本語" "section"); a link may name the id as
+// written or percent-encoded.
+func TestHeadingIDsInAnyScript(t *testing.T) {
+	fsys := fstest.MapFS{"a.md": page("title: A", "## 日本語", "", "## Über Ünïcode", "", "## U\u0308ber ünïcode", "", "## 🎉", "", "## Ελληνικά 2",
+		"", "[a](#日本語) [b](#über-ünïcode) [c](#%C3%BCber-%C3%BCn%C3%AFcode-2) [d](#ελληνικά-2)")}
+	s, err := Generate(Options{Content: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(s.File("a.html"))
+	for _, want := range []string{`<h2 id="日本語">`, `<h2 id="über-ünïcode">`, `<h2 id="über-ünïcode-2">`, `<h2 id="section">`, `<h2 id="ελληνικά-2">`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("a.html lacks %s", want)
+		}
+	}
+	_, err = Generate(Options{Content: fstest.MapFS{"a.md": page("title: A", "## Straße", "", "[a](#strasse)")}, ContentName: "content"})
+	if want := `content/a.md:6:1: link to "#strasse": content/a.md has no heading or figure with the id "strasse"`; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
 func TestNoPages(t *testing.T) {
 	_, err := Generate(Options{Content: fstest.MapFS{"notes.txt": {Data: []byte("x")}}, ContentName: "docs"})
 	if err == nil || err.Error() != "docs holds no pages (*.md files)" {
