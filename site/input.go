@@ -1,6 +1,7 @@
 package site
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -91,7 +92,11 @@ func ReadInput(path string, pipes bool) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, name, pipes)
+	b, err := readLimited(f, name, pipes)
+	if errors.Is(err, errKernelFile) {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return b, err
 }
 
 // notRegular refuses name; pipes says whether a pipe would have been read.
@@ -153,6 +158,9 @@ func readLimited(f fs.File, name string, pipes bool) ([]byte, error) {
 	}
 	if len(b) > MaxPageBytes {
 		return nil, tooBig(name, int64(len(b)))
+	}
+	if err := kernelFile(st, len(b)); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

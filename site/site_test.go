@@ -897,6 +897,44 @@ func TestPublishedNotAFile(t *testing.T) {
 	}
 }
 
+// TestKernelFilesNotPublished (try12 T1): a symbolic link to a file the
+// kernel makes up as it is read (/proc/self/environ: the build's
+// environment, tokens and all) is an error at the link, as a published
+// file and as a page, where the environment was published.
+func TestKernelFilesNotPublished(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skipf("no /proc here: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), page("title: A", "Text.").Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"env.txt", "env.md"} {
+		if err := os.Symlink("/proc/self/environ", filepath.Join(dir, name)); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+	}
+	_, err := Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
+	const why = "it says it is empty, yet reads as bytes: a file the system makes up as it is read (as under /proc or /sys), not one on disk; publish a copy of it instead"
+	want := "content/env.md:1:1: cannot read this page: " + why + "\ncontent/env.txt:1:1: cannot read this file: " + why
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+	// An empty file is still a file.
+	if err := os.Remove(filepath.Join(dir, "env.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "env.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "empty.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Generate(Options{Content: os.DirFS(dir), ContentName: "content"}); err != nil {
+		t.Errorf("an empty file: %v", err)
+	}
+}
+
 // TestLinkedFolders: a symbolic link to a folder is followed (its pages
 // are the pages of a section named by the link, as if the folder were
 // there), and a link through which the walk comes back to a folder it is

@@ -132,7 +132,26 @@ func readStatic(fsys fs.FS, p string) ([]byte, error) {
 	if len(b) > MaxStaticBytes {
 		return nil, &staticSizeError{int64(len(b))}
 	}
+	if err := kernelFile(st, len(b)); err != nil {
+		return nil, err
+	}
 	return b, nil
+}
+
+// errKernelFile is a file that says it is empty and yet reads as bytes:
+// one the kernel makes up as it is read (/proc/self/environ, a file of
+// /sys), which a symbolic link in the content folder can lead to. Such a
+// file is not published, nor read as a page: /proc/self/environ holds the
+// build's environment, tokens and all (try12 T1).
+var errKernelFile = errors.New("it says it is empty, yet reads as bytes: a file the system makes up as it is read (as under /proc or /sys), not one on disk; publish a copy of it instead")
+
+// kernelFile returns errKernelFile when st, a regular file's, gives size 0
+// and n bytes were read from it.
+func kernelFile(st fs.FileInfo, n int) error {
+	if st.Mode().IsRegular() && st.Size() == 0 && n > 0 {
+		return errKernelFile
+	}
+	return nil
 }
 
 // readAll appends r's bytes to b, at most limit of them.
