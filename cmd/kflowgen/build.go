@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 
 	"github.com/kafkaflow/kflowgen/content"
@@ -28,6 +29,9 @@ type buildOptions struct {
 	// ./templates when it holds layout.html, else the built-in ones (as
 	// serve chooses them, so that build writes what serve previewed).
 	templatesDir string
+	// cpuProfile, when set, receives a pprof CPU profile of the build
+	// (go tool pprof FILE).
+	cpuProfile string
 }
 
 // defaultContentDir is the content folder used when --content is not given
@@ -53,14 +57,30 @@ func newBuildCmd(stdout io.Writer) *cobra.Command {
 	f.StringVar(&o.contentDir, "content", "", "folder of Markdown pages (default ./content if it exists, else the built-in guide)")
 	f.StringVar(&o.outDir, "out", "public", "output folder, replaced on success")
 	f.StringVar(&o.templatesDir, "templates", "", "folder of layouts and assets (default ./templates if it holds layout.html, else the built-in ones)")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file")
 	return cmd
 }
 
 // runBuild builds the site and prints a one-line summary, and on stderr a
 // warning when the site was written but a folder of kflowgen's own could
 // not be removed (site.LeftoverError).
-func runBuild(o *buildOptions, stdout, stderr io.Writer) error {
+func runBuild(o *buildOptions, stdout, stderr io.Writer) (err error) {
 	tuneGC()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("cpu profile: %w", cerr)
+			}
+		}()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	src, dir, err := contentSource(o.contentDir)
 	if err != nil {
 		return err
