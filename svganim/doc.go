@@ -76,11 +76,21 @@
 // Building a figure draws every beat and lines the marks up (unite in
 // patch.go), keeping for each mark only the beats where it changes: a
 // scenario at every limit has about 4,800 marks over 401 beats, most of
-// them unchanged most beats. Beats are drawn on up to GOMAXPROCS (or Options.Workers)
-// goroutines and merged in beat order on the caller's, so the output never
-// depends on the schedule; each drawing goroutine remembers the log cells
-// and verdict discs it drew (logs only grow or truncate), so a beat builds
-// the strings of only the marks that changed.
+// them unchanged most beats. A beat is drawn in parts, each from its own
+// slice of the beat's state (scene.go's drawFrame): the rail and its
+// zones, the cards on it, the tally, each broker lane's header, and for
+// each replica its row's label, role badge and note, ticks, log cells and
+// share strips. A part whose slice is equal to the beat before's is not
+// drawn again: it keeps the marks it had, which unite counts as standing
+// without comparing them, and a row keeps the cells of the offsets its
+// log still holds as they were. So drawing and lining up cost what
+// changes, plus the beat counter, the group lanes and the messages on the
+// wire, which are drawn afresh every beat. Beats are drawn on up to
+// GOMAXPROCS (or Options.Workers) goroutines and merged in beat order on
+// the caller's, so the output never depends on the schedule; each drawing
+// goroutine remembers the verdict discs it drew and the strings of each
+// replica's marks, so a part drawn again builds the strings of only the
+// marks that changed.
 //
 // Keyboard: on a focused figure ←/→ step, Home/End jump, space plays or
 // pauses, ↑/↓ move focus through the marks shown (each is announced by its

@@ -147,54 +147,92 @@ func unite(s *scene) *union {
 	var seen []int      // seen[i]: 1 + the last beat index mark i was drawn at
 	var pos []int       // pos[i]: where in its beat's drawing order mark i was then
 	var arena markArena
-	s.drawAll(func(bi int, ms []mark) {
+	// parts[k]: the marks part k of a frame had at the beat it was last
+	// drawn at, partAt[k] 1 + that beat's index.
+	parts := make([][]int, s.parts)
+	partAt := make([]int, s.parts)
+	s.drawAll(func(bi int, fr *frame) {
 		cur = cur[:0]
 		shift := 0
-		for j := range ms {
-			m := &ms[j]
-			// Beats draw their marks in much the same order: try the mark
-			// drawn at the same place the beat before, give or take the
-			// marks that came or went since.
-			i := -1
-			if q := j + shift; q >= 0 && q < len(prev) && all[prev[q]].id == m.id {
-				i = prev[q]
-			} else if k, ok := index[m.id]; ok {
-				i = k
-				if seen[i] == bi {
-					shift = pos[i] - j
+		next := 0 // fr.ms[next] is the next mark drawn afresh
+		for _, pt := range fr.parts {
+			var list *[]int // the part's marks, when it has a number
+			keep := pt.keep
+			if pt.id != noPart {
+				list = &parts[pt.id]
+				if keep != 0 && partAt[pt.id] != bi {
+					panic(fmt.Sprintf("svganim: part %d keeps marks at beat index %d but was not drawn at the beat before", pt.id, bi))
 				}
+				if keep == keepAll {
+					keep = len(*list)
+				}
+				if keep > len(*list) {
+					panic(fmt.Sprintf("svganim: part %d keeps %d marks at beat index %d of the %d it had", pt.id, keep, bi, len(*list)))
+				}
+				for _, i := range (*list)[:keep] {
+					// As it was: its last state stands, drawn at bi.
+					if seen[i] == bi+1 {
+						panic(fmt.Sprintf("svganim: mark %q is drawn twice at beat index %d", all[i].id, bi))
+					}
+					seen[i], pos[i] = bi+1, len(cur)
+					cur = append(cur, i)
+				}
+				*list = (*list)[:keep]
+				partAt[pt.id] = bi + 1
+			} else if keep != 0 {
+				panic("svganim: a part without a number keeps marks")
 			}
-			if i < 0 {
-				i = len(all)
-				index[m.id] = i
-				k := arena.keep(m)
-				all = append(all, k)
-				seen = append(seen, 0)
-				pos = append(pos, 0)
-				// Room for a few changes: most marks change a few times.
-				rs := make([]state, 0, 4)
-				if bi == 0 {
-					rs = append(rs, state{0, true, k})
+			for x := next; x < next+pt.n; x++ {
+				m := &fr.ms[x]
+				j := len(cur) // m's place in the beat's drawing order
+				// Beats draw their marks in much the same order: try the mark
+				// drawn at the same place the beat before, give or take the
+				// marks that came or went since.
+				i := -1
+				if q := j + shift; q >= 0 && q < len(prev) && all[prev[q]].id == m.id {
+					i = prev[q]
+				} else if k, ok := index[m.id]; ok {
+					i = k
+					if seen[i] == bi {
+						shift = pos[i] - j
+					}
+				}
+				if i < 0 {
+					i = len(all)
+					index[m.id] = i
+					k := arena.keep(m)
+					all = append(all, k)
+					seen = append(seen, 0)
+					pos = append(pos, 0)
+					// Room for a few changes: most marks change a few times.
+					rs := make([]state, 0, 4)
+					if bi == 0 {
+						rs = append(rs, state{0, true, k})
+					} else {
+						rs = append(rs, state{0, false, k}, state{bi, true, k})
+					}
+					runs = append(runs, rs)
 				} else {
-					rs = append(rs, state{0, false, k}, state{bi, true, k})
+					if o := all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
+						panic(fmt.Sprintf("svganim: mark %q changes its layer, shape or size between beats", m.id))
+					}
+					if seen[i] == bi+1 {
+						panic(fmt.Sprintf("svganim: mark %q is drawn twice at beat index %d", m.id, bi))
+					}
+					switch r := &runs[i][len(runs[i])-1]; {
+					case *r.m != *m:
+						runs[i] = append(runs[i], state{bi, true, arena.keep(m)})
+					case !r.here:
+						runs[i] = append(runs[i], state{bi, true, r.m}) // back as it left
+					}
 				}
-				runs = append(runs, rs)
-			} else {
-				if o := all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
-					panic(fmt.Sprintf("svganim: mark %q changes its layer, shape or size between beats", m.id))
-				}
-				if seen[i] == bi+1 {
-					panic(fmt.Sprintf("svganim: mark %q is drawn twice at beat index %d", m.id, bi))
-				}
-				switch r := &runs[i][len(runs[i])-1]; {
-				case *r.m != *m:
-					runs[i] = append(runs[i], state{bi, true, arena.keep(m)})
-				case !r.here:
-					runs[i] = append(runs[i], state{bi, true, r.m}) // back as it left
+				seen[i], pos[i] = bi+1, j
+				cur = append(cur, i)
+				if list != nil {
+					*list = append(*list, i)
 				}
 			}
-			seen[i], pos[i] = bi+1, j
-			cur = append(cur, i)
+			next += pt.n
 		}
 		// The marks drawn at the beat before and not at this one leave.
 		for _, i := range prev {

@@ -187,21 +187,50 @@ func TestTracksReproduceEveryBeat(t *testing.T) {
 }
 
 // TestDrawAllMatchesDraw: drawing every beat at once — in parallel, with
-// cells and verdict discs remembered from earlier beats — hands merge each
-// beat in order with exactly the marks drawing that beat alone gives, at
-// one goroutine and at several.
+// verdict discs remembered from earlier beats, and each part of
+// the picture whose slice of the state did not change keeping its marks
+// of the beat before — hands merge each beat in order with frames whose
+// marks, the kept ones and the new ones together, are exactly the marks
+// drawing that beat alone gives, at one goroutine and at several. It also
+// checks that parts do keep marks, so that the frames are deltas.
 func TestDrawAllMatchesDraw(t *testing.T) {
 	for _, procs := range []int{1, 4} {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		kept, drawn := 0, 0
 		for _, nt := range allTraces(t) {
 			s := newScene(nt.t)
 			next := 0
-			s.drawAll(func(bi int, ms []mark) {
+			parts := map[int][]mark{} // each numbered part's marks at the beat before
+			s.drawAll(func(bi int, fr *frame) {
 				if bi != next {
 					t.Fatalf("%s at GOMAXPROCS %d: beat index %d merged when %d was due", nt.name, procs, bi, next)
 				}
 				next++
-				got := slices.Clone(ms)
+				var got []mark
+				at := 0
+				now := map[int][]mark{}
+				for _, pt := range fr.parts {
+					fresh := fr.ms[at : at+pt.n]
+					at += pt.n
+					if pt.id == noPart {
+						got = append(got, fresh...)
+						continue
+					}
+					was := parts[pt.id]
+					keep := pt.keep
+					if keep == keepAll {
+						keep = len(was)
+					}
+					if keep > len(was) {
+						t.Fatalf("%s beat %d: part %d keeps %d of its %d marks", nt.name, bi, pt.id, keep, len(was))
+					}
+					list := append(slices.Clone(was[:keep]), fresh...)
+					kept += keep
+					now[pt.id] = list
+					got = append(got, list...)
+				}
+				drawn += len(got)
+				parts = now
 				slices.SortStableFunc(got, func(a, b mark) int {
 					return cmp.Or(cmp.Compare(a.layer, b.layer), strings.Compare(a.id, b.id))
 				})
@@ -213,6 +242,10 @@ func TestDrawAllMatchesDraw(t *testing.T) {
 				t.Errorf("%s at GOMAXPROCS %d: %d of %d beats merged", nt.name, procs, next, len(nt.t.Beats))
 			}
 		}
+		if kept < drawn/3 {
+			t.Errorf("at GOMAXPROCS %d: %d of the %d marks of every beat were kept from the beat before, not a third", procs, kept, drawn)
+		}
+		t.Logf("at GOMAXPROCS %d: %d of the %d marks of every beat kept from the beat before", procs, kept, drawn)
 	}
 }
 
@@ -250,7 +283,7 @@ func TestDrawAllPanicReachesCaller(t *testing.T) {
 				t.Errorf("drawAll did not panic on %s", long.name)
 			}
 		}()
-		s.drawAll(func(bi int, ms []mark) { merged++ })
+		s.drawAll(func(bi int, fr *frame) { merged++ })
 	}()
 	if merged > first {
 		t.Errorf("%d beats merged; the first with a record in a log is beat index %d", merged, first)

@@ -125,12 +125,17 @@ type scene struct {
 	// tally holds each beat's counts of the producer's tally, by beat
 	// index and then TallyOrder (tallies).
 	tally [][]int
+	// laneParts holds each lane's first part number (lanePart); parts
+	// is how many parts a frame of s may have.
+	laneParts []int
+	parts     int
 }
 
 // reuse holds marks already drawn, keyed by everything they are drawn
-// from, and the strings a replica's marks always have. Logs and finished
-// share records only grow (or are truncated), so at most beats nearly
-// every cell and verdict disc is one drawn before.
+// from, and the strings a replica's marks always have. Finished share
+// records only grow (or are truncated), so at most beats nearly every
+// verdict disc is one drawn before. (A log's cells need no such memory:
+// the row's part keeps those of the offsets that hold what they held.)
 type reuse struct {
 	verdicts map[[2]int][]drawnVerdict // by share group index and partition, then offset
 	replicas map[[2]int]*replicaText
@@ -166,13 +171,6 @@ type drawnVerdict struct {
 	m  mark
 }
 
-// drawnCell is a log cell drawn before, with the entry it was drawn from.
-type drawnCell struct {
-	ok bool
-	e  sim.Entry
-	m  mark
-}
-
 // verdictKey is what a share verdict disc is drawn from (rec is -1 when
 // the leader's log does not hold the offset).
 type verdictKey struct {
@@ -186,10 +184,9 @@ type verdictKey struct {
 
 // replicaText is what the marks of one replica's row always say.
 type replicaText struct {
-	id, pl, cell       string      // "b1-p0", "pl-b1-p0", "c-b1-p0-"
-	pr, vl, hw, leo    string      // the other marks' ids
-	cells              []drawnCell // by offset, when s reuses marks
-	where, label       string      // "p0 on broker 1", "p0"
+	id, pl, cell       string // "b1-p0", "pl-b1-p0", "c-b1-p0-"
+	pr, vl, hw, leo    string // the other marks' ids
+	where, label       string // "p0 on broker 1", "p0"
 	plTitle            string
 	prTitle, veilTitle string
 	hwTitle, leoTitle  string
@@ -266,6 +263,12 @@ func newSceneIn(t *sim.Trace, l Layout) *scene {
 		s.last = t.Beats[n-1].Beat
 	}
 	s.tokenWide = s.tokenWidths()
+	s.parts = partLanes
+	for _, lane := range l.Lanes {
+		s.laneParts = append(s.laneParts, s.parts)
+		s.parts += 1 + 5*len(lane.Rows)
+	}
+
 	if len(l.Tally) > 0 {
 		s.tally = tallies(t)
 	}
@@ -384,30 +387,137 @@ func (s *scene) draw(bi int) []mark {
 // drawInto appends the marks of beat index bi to ms in drawing order (not
 // sorted) and returns the result.
 func (s *scene) drawInto(bi int, ms []mark) []mark {
-	b := &s.t.Beats[bi]
-	add := func(m mark) { ms = append(ms, m) }
+	fr := frame{ms: ms}
+	s.drawFrame(bi, &fr, false)
+	return fr.ms
+}
 
+// frame is a beat as drawAll hands it to merge: its marks in parts, the
+// marks of one part drawn from one slice of the beat's state (see
+// partIDs). With delta set, a part whose slice is equal to the beat
+// before's is not drawn again: its part says how many of its marks of
+// the beat before stand as they were (keep), and ms holds only the marks
+// drawn afresh, so that drawing a beat costs what changed in it.
+type frame struct {
+	ms    []mark
+	parts []part
+	// delta says parts may keep marks of the beat before.
+	delta bool
+	// start is where the part open began in ms, while opened.
+	start  int
+	opened bool
+}
+
+// part is one part of a frame: the first keep marks the part had at the
+// beat before (all of them when keep is keepAll), then the next n marks
+// of the frame's ms. A part numbered noPart is drawn afresh at every beat
+// and keeps nothing.
+type part struct {
+	id      int
+	keep, n int
+}
+
+// keepAll is a part's keep when every mark it had at the beat before
+// stands as it was; noPart numbers the parts that are drawn afresh at
+// every beat (the beat counter, the groups, the wire).
+const (
+	keepAll = -1
+	noPart  = -1
+)
+
+// open starts part id, keeping keep marks of the beat before; the marks
+// added until the next open (or close) are its new ones.
+func (fr *frame) open(id, keep int) {
+	fr.close()
+	fr.parts = append(fr.parts, part{id: id, keep: keep})
+	fr.start, fr.opened = len(fr.ms), true
+}
+
+// close ends the part open, if any.
+func (fr *frame) close() {
+	if fr.opened {
+		fr.parts[len(fr.parts)-1].n = len(fr.ms) - fr.start
+		fr.opened = false
+	}
+}
+
+func (fr *frame) add(m mark) { fr.ms = append(fr.ms, m) }
+
+// The parts of a picture, numbered for frame.open: the producer rail and
+// its zones, the cards on it, the tally; for each broker lane (in layout order) its header, then for
+// each of its rows the partition's label, the replica's role badge and
+// note, its ticks, its log cells, and the share groups' strips on a
+// leader's row. The group lanes are drawn afresh at every beat: comparing
+// a group's state (tried) kept 4% of the guide's beat-marks and took the
+// playground's module 3.3 KB gzipped past its budget.
+// A log only grows or is truncated, so its cells are kept up to the
+// first offset whose entry differs.
+const (
+	partRail = iota
+	partCards
+	partTally
+	partLanes // the first lane's header
+)
+
+// lanePart is the number of lane li's header; its row ri's label is
+// lanePart(li)+1+5*ri, its role badge and note, its ticks, its cells and
+// its share strips the four parts after.
+func (s *scene) lanePart(li int) int { return s.laneParts[li] }
+
+// drawFrame appends the marks of beat index bi to fr in drawing order,
+// part by part. With delta, a part whose slice of the beat's state is
+// the same as at beat index bi-1 keeps the marks it had then (frame).
+func (s *scene) drawFrame(bi int, fr *frame, delta bool) {
+	b := &s.t.Beats[bi]
+	var pb *sim.Beat // the beat before, when parts may keep its marks
+	if delta && bi > 0 {
+		pb = &s.t.Beats[bi-1]
+	}
+	fr.delta, fr.opened = pb != nil, false
+	add := fr.add
+
+	fr.open(noPart, 0)
 	add(mark{id: "beat", layer: layerTop, shape: shLabel, cls: "kf-counter",
 		x: s.l.W - pad - 8, y: s.l.Counter.Y + 16,
 		text:  [3]string{"beat " + itoa(b.Beat) + " / " + itoa(s.last)},
 		title: "the beat shown; one beat is the time a message takes to cross"})
 
-	s.drawRail(b, add)
-	s.drawTally(bi, add)
-	s.drawLanes(b, add)
+	// The rail and its zones are the same at every beat, its cards are
+	// drawn from the beat's cards alone, the tally from its counts.
+	if pb != nil {
+		fr.open(partRail, keepAll)
+	} else {
+		fr.open(partRail, 0)
+		s.drawRailZones(add)
+	}
+	if pb != nil && slices.Equal(b.Producer.Cards, pb.Producer.Cards) {
+		fr.open(partCards, keepAll)
+	} else {
+		fr.open(partCards, 0)
+		s.drawCards(b, add)
+	}
+	if pb != nil && len(s.tally) > 0 && slices.Equal(s.tally[bi], s.tally[bi-1]) {
+		fr.open(partTally, keepAll)
+	} else {
+		fr.open(partTally, 0)
+		s.drawTally(bi, add)
+	}
+	s.drawLanes(b, pb, fr)
+	fr.open(noPart, 0)
 	for gi := range s.l.Groups {
 		s.drawGroup(b, gi, add)
 	}
 	s.drawWire(bi, add)
-	return ms
+	fr.close()
 }
 
 // drawAll draws every beat of the trace and hands each to merge, in beat
-// order, as a list that merge must not keep. Beats are drawn by up to
+// order, as a frame that merge must not keep: each part's marks that
+// changed since the beat before (drawFrame with delta). Beats are drawn by up to
 // Options.Workers (default GOMAXPROCS) goroutines at once, a few beats ahead of merge, which runs on
 // the caller's goroutine; a panic while drawing reaches the caller when
 // merge gets to that beat, so the result never depends on the schedule.
-func (s *scene) drawAll(merge func(bi int, ms []mark)) {
+func (s *scene) drawAll(merge func(bi int, fr *frame)) {
 	n := len(s.t.Beats)
 	w := s.workers
 	if w <= 0 {
@@ -422,10 +532,11 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 		ws.reuse = newReuse()
 		c := getChunk()
 		defer putChunk(c)
-		ms := c[:0]
+		fr := frame{ms: c[:0]}
 		for bi := range n {
-			ms = ws.drawInto(bi, ms[:0])
-			merge(bi, ms)
+			fr.ms, fr.parts = fr.ms[:0], fr.parts[:0]
+			ws.drawFrame(bi, &fr, true)
+			merge(bi, &fr)
 		}
 		return
 	}
@@ -434,7 +545,7 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 	// len(slots) is a multiple of w, a slot always belongs to one worker,
 	// which waits for merge to free it before drawing the next beat there.
 	type slot struct {
-		ms    []mark
+		fr    frame
 		fault any // what drawing this beat panicked with
 		ready chan struct{}
 		free  chan struct{}
@@ -445,7 +556,7 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 		slots[i].ready, slots[i].free = make(chan struct{}, 1), make(chan struct{}, 1)
 		slots[i].free <- struct{}{}
 		chunks[i] = getChunk()
-		slots[i].ms = chunks[i][:0]
+		slots[i].fr.ms = chunks[i][:0]
 	}
 	quit := make(chan struct{})
 	defer close(quit)
@@ -462,7 +573,8 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 				}
 				func() {
 					defer func() { sl.fault = recover() }()
-					sl.ms = ws.drawInto(bi, sl.ms[:0])
+					sl.fr.ms, sl.fr.parts = sl.fr.ms[:0], sl.fr.parts[:0]
+					ws.drawFrame(bi, &sl.fr, true)
 				}()
 				sl.ready <- struct{}{}
 				if sl.fault != nil {
@@ -477,7 +589,7 @@ func (s *scene) drawAll(merge func(bi int, ms []mark)) {
 		if sl.fault != nil {
 			panic(sl.fault)
 		}
-		merge(bi, sl.ms)
+		merge(bi, &sl.fr)
 		sl.free <- struct{}{}
 	}
 	// Every worker has drawn its last beat: the chunks are free. (After a
@@ -505,16 +617,22 @@ var outcomeWords = map[string]string{
 	sim.OutcomeL:     "L: acknowledged, then truncated away",
 }
 
-func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
+// drawRailZones draws the producer's rail and the labels of its stage
+// zones, the same at every beat.
+func (s *scene) drawRailZones(add func(mark)) {
 	l := s.l
 	add(mark{id: "rail", layer: layerBand, shape: shBand, cls: "kf-rail",
 		x: l.Rail.X, y: l.Rail.Y, w: l.Rail.W, h: l.Rail.H,
 		text:  [3]string{"producer"},
 		title: "the producer: one card per record not yet settled, in the zone of its stage"})
-	byStage := map[string][]sim.Card{}
-	for _, c := range b.Producer.Cards {
-		byStage[c.Stage] = append(byStage[c.Stage], c)
+	for _, z := range s.zones() {
+		add(z)
 	}
+}
+
+// zones returns the zone labels (zoneMarks), remembered when s reuses
+// marks.
+func (s *scene) zones() []mark {
 	var zones []mark
 	if s.reuse != nil {
 		zones = s.reuse.zones
@@ -525,8 +643,19 @@ func (s *scene) drawRail(b *sim.Beat, add func(mark)) {
 			s.reuse.zones = zones
 		}
 	}
+	return zones
+}
+
+// drawCards draws the cards on the producer's rail at beat b: each stage
+// zone's cards, up to its slots, and a "+N" label for those beyond.
+func (s *scene) drawCards(b *sim.Beat, add func(mark)) {
+	l := s.l
+	byStage := map[string][]sim.Card{}
+	for _, c := range b.Producer.Cards {
+		byStage[c.Stage] = append(byStage[c.Stage], c)
+	}
+	zones := s.zones()
 	for zi, z := range l.Zones {
-		add(zones[zi])
 		cards := byStage[z.Stage]
 		for i, c := range cards {
 			if i >= z.Slots {
@@ -617,56 +746,221 @@ func stageTitle(st string) string {
 	return st
 }
 
-func (s *scene) drawLanes(b *sim.Beat, add func(mark)) {
-	brokers := map[int]sim.Broker{}
-	for _, br := range b.Brokers {
-		brokers[br.Broker] = br
+// brokerAt finds broker id in beat b.
+func brokerAt(b *sim.Beat, id int) (br sim.Broker, ok bool) {
+	for _, x := range b.Brokers {
+		if x.Broker == id {
+			br, ok = x, true
+		}
 	}
-	parts := map[int]*sim.Partition{}
+	return br, ok
+}
+
+// replicaAt finds broker's replica of partition in beat b, and the
+// partition.
+func replicaAt(b *sim.Beat, partition, broker int) (*sim.Partition, *sim.Replica) {
+	var p *sim.Partition
 	for i := range b.Partitions {
-		parts[b.Partitions[i].Partition] = &b.Partitions[i]
+		if b.Partitions[i].Partition == partition {
+			p = &b.Partitions[i]
+		}
 	}
-	for _, lane := range s.l.Lanes {
-		br, ok := brokers[lane.Broker]
+	if p == nil {
+		return nil, nil
+	}
+	var rep *sim.Replica
+	for i := range p.Replicas {
+		if p.Replicas[i].Broker == broker {
+			rep = &p.Replicas[i]
+		}
+	}
+	return p, rep
+}
+
+// drawLanes draws each broker's lane of beat b into fr: its header, and
+// each replica's row (drawReplica). With pb, the beat before, a lane's
+// header and a row's badges and ticks whose state is as it was at pb keep
+// their marks, and a row keeps the cells of its log's offsets whose
+// entries are as they were.
+func (s *scene) drawLanes(b, pb *sim.Beat, fr *frame) {
+	add := fr.add
+	for li, lane := range s.l.Lanes {
+		br, ok := brokerAt(b, lane.Broker)
 		if !ok {
 			// Not yet added (add.broker) at this beat: the lane stays empty.
 			continue
 		}
-		lt := s.laneText(lane.Broker)
-		cls, status := "kf-lane", "online"
-		switch {
-		case !br.Online:
-			cls, status = "kf-lane kf-offline", "offline"
-		case br.Isolated && br.Fenced:
-			cls, status = "kf-lane kf-isolated", "cut off, fenced"
-		case br.Isolated:
-			cls, status = "kf-lane kf-isolated", "cut off"
-		case br.Paused:
-			cls, status = "kf-lane kf-paused", "fetchers paused"
+		var pbr sim.Broker
+		was := false // the lane was drawn at pb
+		if pb != nil {
+			pbr, was = brokerAt(pb, lane.Broker)
 		}
-		add(mark{id: lt.id, layer: layerBand, shape: shLane, cls: cls,
-			x: lane.Box.X, y: lane.Box.Y, w: lane.Box.W, h: lane.Box.H,
-			text: [3]string{lt.name, status}, title: lt.title})
-		for _, row := range lane.Rows {
-			p := parts[row.Partition]
-			if p == nil {
-				continue
-			}
-			var rep *sim.Replica
-			for i := range p.Replicas {
-				if p.Replicas[i].Broker == lane.Broker {
-					rep = &p.Replicas[i]
-				}
-			}
+		part := s.lanePart(li)
+		if was && pbr == br {
+			fr.open(part, keepAll)
+		} else {
+			fr.open(part, 0)
+			s.drawLaneHeader(lane, br, add)
+		}
+		for ri, row := range lane.Rows {
+			p, rep := replicaAt(b, row.Partition, lane.Broker)
 			if rep == nil {
 				continue
 			}
-			s.drawReplica(lane.Broker, p, rep, br, row, add)
+			var pp *sim.Partition
+			var prep *sim.Replica
+			if was {
+				pp, prep = replicaAt(pb, row.Partition, lane.Broker)
+			}
+			label, role, ticks, cells, share := part+1+5*ri, part+2+5*ri, part+3+5*ri, part+4+5*ri, part+5+5*ri
+			if prep != nil {
+				fr.open(label, keepAll)
+			} else {
+				fr.open(label, 0)
+				s.drawPartitionLabel(lane.Broker, p.Partition, row, add)
+			}
+			if prep != nil && sameRole(p, pp, rep, prep) && br.Online == pbr.Online {
+				fr.open(role, keepAll)
+			} else {
+				fr.open(role, 0)
+				s.drawRole(lane.Broker, p, rep, br, row, add)
+			}
+			if prep != nil && rep.LogEndOffset == prep.LogEndOffset && rep.HighWatermark == prep.HighWatermark {
+				fr.open(ticks, keepAll)
+			} else {
+				fr.open(ticks, 0)
+				s.drawTicks(lane.Broker, p.Partition, rep, row, add)
+			}
+			from := 0
+			if prep != nil {
+				from = commonPrefix(rep.Log, prep.Log)
+			}
+			fr.open(cells, from)
+			s.drawCells(lane.Broker, p, rep, row, from, add)
 			if p.Leader == lane.Broker && br.Online {
-				s.drawShareOnLeader(b, p, row, add) // share.go
+				if prep != nil && pp.Leader == p.Leader && pbr.Online && sameShareStrips(b, pb, p, pp) {
+					fr.open(share, keepAll)
+				} else {
+					fr.open(share, 0)
+					s.drawShareOnLeader(b, p, row, add) // share.go
+				}
 			}
 		}
 	}
+}
+
+// sameShareStrips reports whether the share groups' strips on the leader
+// row of partition p at beat b (drawShareOnLeader) are drawn as those of
+// pp at beat pb: the leader's log and every share group's state of the
+// partition are the same.
+func sameShareStrips(b, pb *sim.Beat, p, pp *sim.Partition) bool {
+	if !sameLog(leaderLog(p), leaderLog(pp)) {
+		return false
+	}
+	i, j := 0, 0
+	for {
+		for i < len(b.Groups) && b.Groups[i].Type != "share" {
+			i++
+		}
+		for j < len(pb.Groups) && pb.Groups[j].Type != "share" {
+			j++
+		}
+		if i == len(b.Groups) || j == len(pb.Groups) {
+			return i == len(b.Groups) && j == len(pb.Groups)
+		}
+		g, pg := &b.Groups[i], &pb.Groups[j]
+		if g.Group != pg.Group || !samePartitionIn(g, pg, p.Partition) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
+}
+
+// leaderLog is the log of p's leader, as drawShareOnLeader reads it.
+func leaderLog(p *sim.Partition) []sim.Entry {
+	var log []sim.Entry
+	for i := range p.Replicas {
+		if p.Replicas[i].Broker == p.Leader {
+			log = p.Replicas[i].Log
+		}
+	}
+	return log
+}
+
+// sameLog reports whether two logs hold the same entries.
+func sameLog(a, b []sim.Entry) bool { return len(a) == len(b) && commonPrefix(a, b) == len(a) }
+
+// samePartitionIn reports whether groups g and pg hold the same states of
+// partition, in the same order.
+func samePartitionIn(g, pg *sim.Group, partition int) bool {
+	i, j := 0, 0
+	for {
+		for i < len(g.Partitions) && g.Partitions[i].Partition != partition {
+			i++
+		}
+		for j < len(pg.Partitions) && pg.Partitions[j].Partition != partition {
+			j++
+		}
+		if i == len(g.Partitions) || j == len(pg.Partitions) {
+			return i == len(g.Partitions) && j == len(pg.Partitions)
+		}
+		if !sameGroupPartition(&g.Partitions[i], &pg.Partitions[j]) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
+}
+
+// sameGroupPartition reports whether a and b are the same state.
+func sameGroupPartition(a, b *sim.GroupPartition) bool {
+	return a.Partition == b.Partition && a.Share == b.Share && a.Owner == b.Owner && a.Position == b.Position &&
+		a.Committed == b.Committed && a.StartOffset == b.StartOffset && slices.Equal(a.Reprocessed, b.Reprocessed) &&
+		slices.Equal(a.Records, b.Records) && slices.Equal(a.Finished, b.Finished)
+}
+
+// sameRole reports whether a replica's role badge and note (drawRole)
+// are drawn the same from partition p and replica rep as from pp and
+// prep: the fields of the two that drawRole reads are equal (its
+// broker's being online is the caller's to compare).
+func sameRole(p, pp *sim.Partition, rep, prep *sim.Replica) bool {
+	return p.Leader == pp.Leader && p.LeaderEpoch == pp.LeaderEpoch && p.MinInsyncReplicas == pp.MinInsyncReplicas &&
+		p.UnderMinIsr == pp.UnderMinIsr && slices.Equal(p.ISR, pp.ISR) && slices.Equal(p.Adding, pp.Adding) &&
+		slices.Equal(p.Removing, pp.Removing) && rep.Online == prep.Online && rep.LagTime == prep.LagTime
+}
+
+// commonPrefix is how many leading entries logs a and b have in common.
+// Beats share a log's entries (sim.Replica.Log), so most often one is a
+// prefix of the other in the same array.
+func commonPrefix(a, b []sim.Entry) int {
+	n := min(len(a), len(b))
+	if n > 0 && &a[0] == &b[0] {
+		return n
+	}
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// drawLaneHeader draws a broker's lane: its background, name and status.
+func (s *scene) drawLaneHeader(lane Lane, br sim.Broker, add func(mark)) {
+	lt := s.laneText(lane.Broker)
+	cls, status := "kf-lane", "online"
+	switch {
+	case !br.Online:
+		cls, status = "kf-lane kf-offline", "offline"
+	case br.Isolated && br.Fenced:
+		cls, status = "kf-lane kf-isolated", "cut off, fenced"
+	case br.Isolated:
+		cls, status = "kf-lane kf-isolated", "cut off"
+	case br.Paused:
+		cls, status = "kf-lane kf-paused", "fetchers paused"
+	}
+	add(mark{id: lt.id, layer: layerBand, shape: shLane, cls: cls,
+		x: lane.Box.X, y: lane.Box.Y, w: lane.Box.W, h: lane.Box.H,
+		text: [3]string{lt.name, status}, title: lt.title})
 }
 
 // laneText is what a broker's lane always says: its id, its name and its
@@ -698,14 +992,30 @@ const (
 	reassignRemoving = "; a reassignment removes it once every new replica is in the ISR"
 )
 
+// drawReplica draws broker's replica rep of partition p in its row
+// but for its log (drawCells): the partition's label, the replica's role
+// and ISR badge and the note under them (drawRole), and its ticks
+// (drawTicks).
 func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br sim.Broker, row Row, add func(mark)) {
-	l := s.l
+	s.drawPartitionLabel(broker, p.Partition, row, add)
+	s.drawRole(broker, p, rep, br, row, add)
+	s.drawTicks(broker, p.Partition, rep, row, add)
+}
+
+// drawPartitionLabel draws the label of broker's row of partition, the
+// same at every beat.
+func (s *scene) drawPartitionLabel(broker, partition int, row Row, add func(mark)) {
+	rt := s.replicaText(broker, partition)
+	add(mark{id: rt.pl, layer: layerLabel, shape: shBox, cls: "kf-plabel",
+		x: row.Box.X, y: row.CellsY, w: plabelW, h: cellH, text: [3]string{rt.label},
+		title: rt.plTitle})
+}
+
+// drawRole draws the role and ISR badge of broker's replica rep of
+// partition p (br is the broker), and the note under it (drawNote).
+func (s *scene) drawRole(broker int, p *sim.Partition, rep *sim.Replica, br sim.Broker, row Row, add func(mark)) {
 	rt := s.replicaText(broker, p.Partition)
 	x0 := row.Box.X
-	add(mark{id: rt.pl, layer: layerLabel, shape: shBox, cls: "kf-plabel",
-		x: x0, y: row.CellsY, w: plabelW, h: cellH, text: [3]string{rt.label},
-		title: rt.plTitle})
-
 	inISR := false
 	for _, r := range p.ISR {
 		if r == broker {
@@ -747,29 +1057,14 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 	add(mark{id: rt.pr, layer: layerLabel, shape: shStack, cls: rcls,
 		x: x0 + plabelW + 4, y: row.CellsY, w: roleW, h: cellH, text: [3]string{role, isr}, title: title})
 	s.drawNote(p, rep, broker, br, row, rt, add)
+}
 
-	cw := l.CellW
-	showLabel := cw >= 14
-	for o, e := range rep.Log {
-		if o < len(rt.cells) && rt.cells[o].ok && rt.cells[o].e == e {
-			add(rt.cells[o].m)
-			continue
-		}
-		lbl := ""
-		if showLabel {
-			lbl = s.keyLabel(e.Record)
-		}
-		m := mark{id: rt.cell + itoa(o), layer: layerCell, shape: shCell, cls: "kf-cell " + s.keyClass(e.Record),
-			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
-			title: rt.where + " offset " + itoa(o) + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", epoch " + itoa(e.Epoch)}
-		if s.reuse != nil {
-			if o >= len(rt.cells) {
-				rt.cells = append(rt.cells, make([]drawnCell, o+1-len(rt.cells))...)
-			}
-			rt.cells[o] = drawnCell{true, e, m}
-		}
-		add(m)
-	}
+// drawTicks draws the ticks of broker's replica rep of partition: the veil
+// over what is not yet below its high watermark, and its high-watermark
+// and log-end-offset ticks.
+func (s *scene) drawTicks(broker, partition int, rep *sim.Replica, row Row, add func(mark)) {
+	rt := s.replicaText(broker, partition)
+	cw := s.l.CellW
 	// The veil covers the offsets from the high watermark to the log end
 	// offset: in the log, not yet visible to consumers. It moves and
 	// stretches with the two marks, so a high watermark passing records
@@ -790,6 +1085,24 @@ func (s *scene) drawReplica(broker int, p *sim.Partition, rep *sim.Replica, br s
 		x: leoX, y: row.CellsY - 1, h: tickDownH, o: rep.LogEndOffset, od: true,
 		text:  [3]string{leoText},
 		title: rt.leoTitle})
+}
+
+// drawCells draws the cells of rep's log from offset from on: an offset
+// cell per record, coloured by its key.
+func (s *scene) drawCells(broker int, p *sim.Partition, rep *sim.Replica, row Row, from int, add func(mark)) {
+	rt := s.replicaText(broker, p.Partition)
+	cw := s.l.CellW
+	showLabel := cw >= 14
+	for o := from; o < len(rep.Log); o++ {
+		e := rep.Log[o]
+		lbl := ""
+		if showLabel {
+			lbl = s.keyLabel(e.Record)
+		}
+		add(mark{id: rt.cell + itoa(o), layer: layerCell, shape: shCell, cls: "kf-cell " + s.keyClass(e.Record),
+			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
+			title: rt.where + " offset " + itoa(o) + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", epoch " + itoa(e.Epoch)})
+	}
 }
 
 // The ticks of a row: one whose label stands above the cells (the high
