@@ -19,7 +19,9 @@ import (
 // themselves, so the page never scrolls sideways. Every figure's caption
 // spans the figure's width (the lines are short enough to read there; a
 // caption squeezed into a column beside something wraps at every word).
-// Every figure's picture
+// A knob figure's outcome table
+// too wide for the phone scrolls inside itself and says so: its right edge
+// fades until it is scrolled to the end. Every figure's picture
 // keeps at least half its drawn size (its labels stay legible), and the
 // two pictures of a side-by-side figure, stacked, are drawn at one scale.
 func TestBrowserPhoneWidth(t *testing.T) {
@@ -70,6 +72,25 @@ func TestBrowserPhoneWidth(t *testing.T) {
 					return w < room - 1 ? f.id + ": " + w.toFixed(1) + " of " + room.toFixed(1) + " px" : "" })
 				.filter(Boolean)`))
 		}
+		var hidden []string // outcome tables that scroll without showing it
+		if err == nil {
+			hidden, err = chromedp.Run(tctx, chromedp.Evaluate[[]string](`(async () => {
+				const frame = () => new Promise(ok => requestAnimationFrame(() => requestAnimationFrame(ok)));
+				const out = [];
+				for (const t of document.querySelectorAll("table.kf-outcomes")) {
+					if (t.scrollWidth <= t.clientWidth + 1) continue;
+					const at = () => getComputedStyle(t).maskImage;
+					const start = at();
+					t.scrollLeft = t.scrollWidth;
+					await frame();
+					const end = at();
+					t.scrollLeft = 0;
+					if (start === "none" || end !== "none")
+						out.push(t.closest("figure").id + ": " + t.scrollWidth + " px of rows in " + t.clientWidth + " px, mask " + start + " at the start, " + end + " at the end");
+				}
+				return out;
+			})()`, chromedp.EvalAwaitPromise))
+		}
 		var scales [][]float64 // per figure, each picture's drawn width over its --kf-w
 		if err == nil {
 			scales, err = chromedp.Run(tctx, chromedp.Evaluate[[][]float64](`[...document.querySelectorAll("figure.kflow")]
@@ -81,6 +102,9 @@ func TestBrowserPhoneWidth(t *testing.T) {
 		}
 		if !titleFirst {
 			t.Errorf("%s: on a phone the guide's contents come before the page's title", f.Path)
+		}
+		for _, h := range hidden {
+			t.Errorf("%s: an outcome table scrolls sideways on a phone with no sign of it (its right edge fades until scrolled to the end): %s", f.Path, h)
 		}
 		for _, n := range narrow {
 			t.Errorf("%s: a caption does not use its figure's width on a phone: %s", f.Path, n)
