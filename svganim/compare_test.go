@@ -268,10 +268,13 @@ func TestBrowserCompare(t *testing.T) {
 
 // TestGuidePairsSideBySide: every side-by-side figure of the guide is laid
 // out narrow enough to sit side by side on a 1280 px desktop (no kf-stack),
-// because the prose around each calls its panels "left" and "right". The
-// split-brain pair on the Brokers page stacked (456 units a panel: the
-// NOT_LEADER_OR_FOLLOWER token in bold, and a producer rail allowed past
-// its gutter) under prose that says "Left, acks=1; right, acks=all".
+// where a reader compares the two runs across, row against row. (The
+// prose names a run by its setting, not "left" or "right", since a phone
+// stacks them: site's TestGuideNamesRunsBySetting.) The split-brain pair on
+// the Brokers page stacked (456 units a panel: the NOT_LEADER_OR_FOLLOWER
+// token in bold, and a producer rail allowed past its gutter); a
+// consumer's answer token that named its member and kept "· HW 3" made the
+// share-group and slow-consumer pairs 444 units a panel.
 func TestGuidePairsSideBySide(t *testing.T) {
 	pages, err := fs.Glob(content.FS, "*.md")
 	if err != nil {

@@ -34,6 +34,11 @@ var memberStateWords = map[string]string{
 	"stale":     "stale: it left the group when max.poll.interval ran out, and still works through its last poll; it rejoins at its next poll",
 }
 
+// idleChipW is the width of a member's one idle chip, which says "idle:
+// no partition" or "left: max.poll.interval": the longer text and 4 units
+// either side. The layout leaves every consumer member row room for it.
+var idleChipW = 8 + textW("left: max.poll.interval", false)
+
 // chipWords explains a full-width chip's numbers in its title.
 const chipWords = ": pos is its position, the next offset it hands to processing; com is the group's committed offset, where a new owner would start"
 
@@ -54,7 +59,7 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	if m == nil {
 		note, title := s.absentMember(beat, g.Group, mr.Member)
 		add(mark{id: id, layer: layerLabel, shape: shLabel, cls: "kf-member kf-ms-absent",
-			x: mr.Box.X + 8, y: mr.Box.Y + 18, text: [3]string{mr.Member}, title: title})
+			x: mr.Box.X + 8, y: mr.Box.Y + 18, text: [3]string{s.memberLabel(g.Group, mr.Member)}, title: title})
 		add(mark{id: id + "-note", layer: layerLabel, shape: shLabel, cls: "kf-mnote kf-ms-absent",
 			x: mr.Box.X + memberLabelW, y: mr.Box.Y + 18, text: [3]string{note}, title: title})
 		return
@@ -69,7 +74,7 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	}
 	cls := "kf-member kf-ms-" + safeID(state)
 	add(mark{id: id, layer: layerLabel, shape: shLabel, cls: cls,
-		x: mr.Box.X + 8, y: mr.Box.Y + 18, text: [3]string{m.Member},
+		x: mr.Box.X + 8, y: mr.Box.Y + 18, text: [3]string{s.memberLabel(g.Group, m.Member)},
 		title: "member " + m.Member + " of group " + g.Group + ": " + stateTitle(state)})
 
 	// Chips: owned partitions (revoking ones marked), then the awaited.
@@ -91,7 +96,7 @@ func (s *scene) drawConsumerMember(beat int, g *sim.Group, m *sim.Member, mr Mem
 	x0 := mr.Box.X + memberLabelW
 	room := mr.Box.Right() - busyW - chipGap - x0
 	// Both idle chips are one mark, as wide as the longer text.
-	idleW := min(8+textW("left: max.poll.interval", false), room)
+	idleW := min(idleChipW, room)
 	switch {
 	case len(chips) == 0 && m.State == "stale":
 		add(mark{id: id + "-idle", layer: layerLabel, shape: shCell, cls: "kf-chip kf-chip-idle kf-chip-stale",

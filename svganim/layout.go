@@ -515,10 +515,12 @@ func NewLayout(tp Topology) Layout {
 	// gutter, or maxWidth: the producer's zones wrap inside it.
 	right := max(logRight+gutterW, maxWidth-pad)
 	// A consumer member's row holds a chip per partition it owns, at
-	// least chipMinW each (consumer.go), left of the gutter.
+	// least chipMinW each, or one idle chip as wide as its longer text
+	// (consumer.go), left of the gutter.
 	for _, g := range tp.Groups {
 		if g.Type == "consumer" {
-			right = max(right, pad+memberLabelW+len(g.Partitions)*(chipMinW+chipGap)+busyW+chipGap+4+gutterW)
+			chips := max(len(g.Partitions)*(chipMinW+chipGap), idleChipW+chipGap)
+			right = max(right, pad+memberLabelW+chips+busyW+chipGap+4+gutterW)
 		}
 	}
 	// The zones wrap where the picture's inner edge will be: right, less

@@ -115,3 +115,35 @@ func TestBrowserNoOverlap(t *testing.T) {
 		checkErrors()
 	}
 }
+
+// TestBrowserNoOverlapLongNames: the same measures on a figure whose
+// groups' names are longer than a member row's label column
+// (testdata/long-names.yaml: compute-analytics-1, settlement-workers-2):
+// a member's label, its partition rows' owner labels and the wire tokens
+// that name it are cut to the name's tail ("…alytics-1", names.go), and
+// nothing runs into a chip. Whole, the labels ran under the chips, and
+// all three members read "compute-an".
+func TestBrowserNoOverlapLongNames(t *testing.T) {
+	var tr namedTrace
+	for _, nt := range testdataTraces(t) {
+		if nt.name == "long-names" {
+			tr = nt
+		}
+	}
+	if tr.t == nil {
+		t.Fatal("no testdata/long-names.yaml")
+	}
+	srv := testPage(t, mustFigure(t, tr.t, "long"))
+	for _, width := range []int{1280, 390} {
+		ctx, checkErrors := browser(t, width, 900)
+		run(t, ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+			return err
+		}), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`.kf-controls`))
+		if bad := eval[[]string](t, ctx, overlapJS+`('long')`); len(bad) > 0 {
+			t.Errorf("%d px:\n  %s", width, strings.Join(bad, "\n  "))
+		}
+		checkErrors()
+	}
+}

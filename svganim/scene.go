@@ -116,6 +116,9 @@ type scene struct {
 	wire *wireEnds
 	// shareLbl holds each share group's verdict-disc label (shareLabels).
 	shareLbl []string
+	// members holds every member each group ever has, by group
+	// (memberNames), for the labels that shorten a name (names.go).
+	members map[string][]string
 	// tokenWide holds each message token's width (tokenWidths), by mark id.
 	tokenWide map[string]int
 	// wires holds each beat's messages and their tokens' places and
@@ -238,6 +241,7 @@ func newSceneIn(t *sim.Trace, l Layout) *scene {
 		lives: map[string]sim.MemberLife{}}
 	s.wire = newWireEnds(s.l)
 	s.shareLbl = shareLabels(s.l)
+	s.members = memberNames(s.l)
 	for _, m := range t.Members {
 		s.lives[memberKey(m.Group, m.Member)] = m
 	}
@@ -1210,11 +1214,11 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 func (s *scene) drawConsumerPartition(b *sim.Beat, group string, gp *sim.GroupPartition, row Row, gid string, add func(mark)) {
 	pid := itoa(gp.Partition)
 	id := gid + "-p" + pid
-	// The owner's name alone fits the label column; the title says it
-	// is the owner.
+	// The owner's name alone (cut to its tail where it does not fit,
+	// names.go) in the label column; the title says it is the owner.
 	owner, title := "no owner", "no owner"
 	if gp.Owner != "" {
-		owner, title = gp.Owner, "owner "+gp.Owner
+		owner, title = fitName(gp.Owner, s.members[group], ownerNameRoom, false), "owner "+gp.Owner
 	}
 	add(mark{id: "gl-" + id, layer: layerLabel, shape: shStack, cls: "kf-gpart",
 		x: row.Box.X, y: row.CellsY, w: rowLabelW - 4, h: cellH, text: [3]string{"p" + pid, owner},

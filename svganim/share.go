@@ -267,13 +267,20 @@ func (s *scene) drawShareRow(group string, si int, gp *sim.GroupPartition, log [
 	// of the tick and is as wide as the group's name (figure.css: bold),
 	// or, where that would run past the logs' label room into the message
 	// gutter, it ends a unit left of the tick.
-	fw := textW(group, true) + 8
+	// A name longer than half the room between the row's left edge and
+	// the logs' end fits neither side at some start offset, so it is cut
+	// (fitHead) to half of it, at every beat alike: a mark keeps its size.
+	label := group
+	if half := (s.l.LogEnd - row.Box.X - 3) / 2; textW(group, true)+8 > half {
+		label = fitHead(group, half-8, true)
+	}
+	fw := textW(label, true) + 8
 	fx := x + 1
 	if fx+fw > s.l.LogEnd {
 		fx = max(x-2-fw, row.Box.X)
 	}
 	add(mark{id: "wf-" + base, layer: layerVeil, shape: shCell, cls: "kf-wflag" + sg,
-		x: fx, y: top + shareFlagY, w: fw, h: shareFlagH, text: [3]string{group}, o: gp.StartOffset, od: true,
+		x: fx, y: top + shareFlagY, w: fw, h: shareFlagH, text: [3]string{label}, o: gp.StartOffset, od: true,
 		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
 			itoa64(gp.StartOffset) + ")"})
 	// One bar segment per in-flight record: a mark keeps its size from

@@ -29,7 +29,9 @@ import (
 //	fetch              b2 fetch 3 (the follower, its fetch offset)
 //	fetch-response     b2 +2 · HW 3 (records carried, the high watermark
 //	                   it carries), or b2 diverged e2 (KIP-279)
-//	consumer-fetch     fetch 3; its response +2 · HW 3, or ✗ and the code
+//	consumer-fetch     readers-1 at 3 (the member, the offset it fetches
+//	                   from); its response readers-1 +2 (the member, the
+//	                   records carried), or ✗ and the code
 //	offset-commit      commit 3 (no arrow: the coordinator sits on no broker)
 //	share-fetch        fetch, with its acknowledgements (· 2 acks)
 //	share-acknowledge  2 acks; a share-fetch response +2 (records acquired)
@@ -56,8 +58,11 @@ const (
 func tokenW(text string) int { return 8 + textW(text, false) }
 
 // wireText returns what message m's token says, without its arrow glyph,
-// and whether the message is a refusal (an error code).
-func wireText(m *sim.Message) (text string, refused bool) {
+// and whether the message is a refusal (an error code). members is every
+// member each group ever has (memberNames): a consumer's fetch and its
+// answer name the member with its row's label's very text, cut to its
+// tail where the whole name does not fit the label column (fitName).
+func wireText(m *sim.Message, members map[string][]string) (text string, refused bool) {
 	if m.ErrorCode != "" {
 		return "✗ " + m.ErrorCode, true
 	}
@@ -76,15 +81,26 @@ func wireText(m *sim.Message) (text string, refused bool) {
 		// produce response's offset is: a bare "fetch 0" beside a broker's
 		// lane read as that broker's. No longer, so as not to widen the
 		// wire column (the member rows' chips share the width).
-		text = m.Member + " at " + itoa64(m.FetchOffset)
+		text = fitName(m.Member, members[m.Group], memberNameRoom, true) + " at " + itoa64(m.FetchOffset)
 	case sim.MsgFetchResponse, sim.MsgConsumerFetchResponse:
 		if m.Diverging {
 			text = "diverged e" + itoa(m.DivergingEpoch)
 		} else {
 			text = "+" + itoa(len(m.Records)) + " · HW " + itoa64(m.HighWatermark)
 		}
-		if m.Kind == sim.MsgFetchResponse {
+		// Whose answer it is: several members' answers cross the one
+		// column in a beat, and "+0 · HW 2" told none apart. The member,
+		// then the records it carries; not the high watermark, which the
+		// leader's row shows at that beat: "readers-1 +2 · HW 3" widened
+		// the gutter by 30 units, which took the numbers off the member
+		// rows' chips on six guide pages and widened their pictures.
+		switch {
+		case m.Kind == sim.MsgFetchResponse:
 			text = "b" + itoa(m.Follower) + " " + text
+		case m.Diverging:
+			text = fitName(m.Member, members[m.Group], memberNameRoom, true) + " " + text
+		default:
+			text = fitName(m.Member, members[m.Group], memberNameRoom, true) + " +" + itoa(len(m.Records))
 		}
 	case sim.MsgOffsetCommit:
 		text = "commit " + itoa64(m.Offset)
@@ -125,8 +141,10 @@ func wireChannel(m *sim.Message, groups map[string]int) string {
 // fetches, then groups in order, each with its widest token in user units.
 func wireTopology(t *sim.Trace, groups []GroupShape) []WireShape {
 	gi := map[string]int{}
+	members := map[string][]string{}
 	for i, g := range groups {
 		gi[g.Group] = i
+		members[g.Group] = g.Members
 	}
 	longest := map[string]int{}
 	for bi := range t.Beats {
@@ -136,7 +154,7 @@ func wireTopology(t *sim.Trace, groups []GroupShape) []WireShape {
 			if ch == "" {
 				continue
 			}
-			txt, refused := wireText(m)
+			txt, refused := wireText(m, members)
 			if !refused {
 				txt = "↓ " + txt
 			}
@@ -388,7 +406,7 @@ func (s *scene) wireBeatAt(bi int) *wireBeat {
 		t.k = pairs[t.pair]
 		pairs[t.pair]++
 		t.id = "wt-" + t.pair + "-" + itoa(t.k)
-		txt, refused := wireText(m)
+		txt, refused := wireText(m, s.members)
 		// A refusal's token leads with its ✗, not the arrow's direction
 		// (the arrow beside it shows that), so that the longest error
 		// code leaves the logs their room.

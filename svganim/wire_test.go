@@ -54,7 +54,7 @@ func TestMessagesDrawn(t *testing.T) {
 				if !ok || wireChannel(msg, s.wire.groups) == "" {
 					continue
 				}
-				txt, refused := wireText(msg)
+				txt, refused := wireText(msg, s.members)
 				var found *mark
 				for k := range tokens {
 					m := &tokens[k]
@@ -127,24 +127,44 @@ func TestMessagesDrawn(t *testing.T) {
 
 // A consumer's fetch token says whose fetch it is and the offset it asks
 // for ("readers-1 at 3", an offset after "at" as in "✓ r3 at 5"): a bare
-// "fetch 3" on the wire beside broker 3's lane read as that broker's.
+// "fetch 3" on the wire beside broker 3's lane read as that broker's. Its
+// answer says whose it is too, and the records it carries ("readers-1
+// +2"): two members' answers cross the one column in a beat, and
+// "+0 · HW 2" told neither apart.
 func TestConsumerFetchNamesItsMember(t *testing.T) {
-	n := 0
+	n, answers := 0, 0
 	for _, nt := range allTraces(t) {
+		sc := newScene(nt.t)
+		members := sc.members
 		for bi := range nt.t.Beats {
 			for i := range nt.t.Beats[bi].Messages {
 				m := &nt.t.Beats[bi].Messages[i]
-				if m.Kind != sim.MsgConsumerFetch || m.ErrorCode != "" {
+				if m.ErrorCode != "" {
 					continue
 				}
-				n++
-				if txt, _ := wireText(m); !strings.HasPrefix(txt, m.Member+" at "+itoa64(m.FetchOffset)) {
-					t.Errorf("%s beat %d: %s's fetch from offset %d says %q", nt.name, bi, m.Member, m.FetchOffset, txt)
+				txt, _ := wireText(m, members)
+				// The member as its row's label names it: whole, or "…"
+				// and its tail (long-names.yaml).
+				label := sc.memberLabel(m.Group, m.Member)
+				if label != m.Member && !(strings.HasPrefix(label, "…") && strings.HasSuffix(m.Member, strings.TrimPrefix(label, "…"))) {
+					t.Errorf("%s: %s is labelled %q", nt.name, m.Member, label)
+				}
+				switch m.Kind {
+				case sim.MsgConsumerFetch:
+					n++
+					if !strings.HasPrefix(txt, label+" at "+itoa64(m.FetchOffset)) {
+						t.Errorf("%s beat %d: %s's fetch from offset %d says %q", nt.name, bi, m.Member, m.FetchOffset, txt)
+					}
+				case sim.MsgConsumerFetchResponse:
+					answers++
+					if want := label + " +" + itoa(len(m.Records)); !m.Diverging && txt != want && txt != want+" lost" {
+						t.Errorf("%s beat %d: the answer to %s's fetch says %q, want %q", nt.name, bi, m.Member, txt, want)
+					}
 				}
 			}
 		}
 	}
-	if n == 0 {
-		t.Fatal("no trace draws a consumer's fetch")
+	if n == 0 || answers == 0 {
+		t.Fatalf("the traces draw %d consumer fetches and %d answers; want some of each", n, answers)
 	}
 }
