@@ -289,3 +289,31 @@ func TestDrawAllPanicReachesCaller(t *testing.T) {
 		t.Errorf("%d beats merged; the first with a record in a log is beat index %d", merged, first)
 	}
 }
+
+// TestPooledChunksAreClear: after figures are drawn, at one goroutine and
+// at several, every chunk markChunks hands out holds only zero marks, so
+// that the pool keeps no figure's strings alive although putChunk clears
+// only the marks written.
+func TestPooledChunksAreClear(t *testing.T) {
+	for _, procs := range []int{1, 4} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, nt := range allTraces(t) {
+			if _, err := Draw(nt.t, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []*markChunk
+		for range 8 {
+			c := getChunk()
+			got = append(got, c)
+			for i := range c {
+				if c[i] != (mark{}) {
+					t.Fatalf("at GOMAXPROCS %d: a pooled chunk holds mark %q at %d", procs, c[i].id, i)
+				}
+			}
+		}
+		for _, c := range got {
+			markChunks.Put(c)
+		}
+	}
+}

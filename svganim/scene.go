@@ -535,11 +535,15 @@ func (s *scene) drawAll(merge func(bi int, fr *frame)) {
 		ws := *s
 		ws.reuse = newReuse()
 		c := getChunk()
-		defer putChunk(c)
 		fr := frame{ms: c[:0]}
+		// used is the most marks written to c; after a panic, the beat
+		// being drawn may have written more.
+		used := 0
+		defer func() { putChunk(c, max(used, len(fr.ms))) }()
 		for bi := range n {
 			fr.ms, fr.parts = fr.ms[:0], fr.parts[:0]
 			ws.drawFrame(bi, &fr, true)
+			used = max(used, len(fr.ms))
 			merge(bi, &fr)
 		}
 		return
@@ -556,6 +560,7 @@ func (s *scene) drawAll(merge func(bi int, fr *frame)) {
 	}
 	slots := make([]slot, 4*w)
 	chunks := make([]*markChunk, len(slots))
+	used := make([]int, len(slots)) // the most marks written to each chunk
 	for i := range slots {
 		slots[i].ready, slots[i].free = make(chan struct{}, 1), make(chan struct{}, 1)
 		slots[i].free <- struct{}{}
@@ -593,13 +598,14 @@ func (s *scene) drawAll(merge func(bi int, fr *frame)) {
 		if sl.fault != nil {
 			panic(sl.fault)
 		}
+		used[bi%len(slots)] = max(used[bi%len(slots)], len(sl.fr.ms))
 		merge(bi, &sl.fr)
 		sl.free <- struct{}{}
 	}
 	// Every worker has drawn its last beat: the chunks are free. (After a
 	// panic they are not given back, as a worker may still be drawing.)
-	for _, c := range chunks {
-		putChunk(c)
+	for i, c := range chunks {
+		putChunk(c, used[i])
 	}
 }
 
