@@ -28,8 +28,8 @@ func TestPageSizeLimit(t *testing.T) {
 		t.Skipf("no sparse files here: %v", err)
 	}
 	_, err := Generate(Options{Content: os.DirFS(dir), ContentName: "content"})
-	want := fmt.Sprintf("content/big.md: the file is more than %d bytes: Kafka Flow reads at most %d bytes of a page (split it)\n"+
-		"content/sparse.md: the file is 1099511627776 bytes: Kafka Flow reads at most %d bytes of a page (split it)", MaxPageBytes, MaxPageBytes, MaxPageBytes)
+	want := fmt.Sprintf("content/big.md:1:1: the file is more than %d bytes: Kafka Flow reads at most %d bytes of a page (split it)\n"+
+		"content/sparse.md:1:1: the file is 1099511627776 bytes: Kafka Flow reads at most %d bytes of a page (split it)", MaxPageBytes, MaxPageBytes, MaxPageBytes)
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
@@ -93,7 +93,7 @@ func TestPageCountLimit(t *testing.T) {
 		fsys[fmt.Sprintf("p%04d.md", i)] = page(fmt.Sprintf("title: P%d", i), "Text.")
 	}
 	_, err := Generate(Options{Content: fsys, ContentName: "content"})
-	want := fmt.Sprintf("content/p%04d.md: the site has %d pages (*.md files): Kafka Flow allows at most %d, and this is page %d in path order", MaxPages, MaxPages+1, MaxPages, MaxPages+1)
+	want := fmt.Sprintf("content/p%04d.md:1:1: the site has %d pages (*.md files): Kafka Flow allows at most %d, and this is page %d in path order", MaxPages, MaxPages+1, MaxPages, MaxPages+1)
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

@@ -199,7 +199,7 @@ func generate(o Options) (*Site, error) {
 		if o.ContentName != "" {
 			file = path.Join(o.ContentName, file)
 		}
-		return nil, sim.ErrorList{{File: file, Msg: fmt.Sprintf("the site has %d pages (*.md files): Kafka Flow allows at most %d, and this is page %d in path order", len(paths), MaxPages, MaxPages+1)}}
+		return nil, sim.ErrorList{{File: file, Pos: sim.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("the site has %d pages (*.md files): Kafka Flow allows at most %d, and this is page %d in path order", len(paths), MaxPages, MaxPages+1)}}
 	}
 
 	if o.Pages != nil {
@@ -225,7 +225,7 @@ func generate(o Options) (*Site, error) {
 		switch {
 		case errors.As(err, &big):
 			// Left unread; it stays a page, so links to it do not fail too.
-			read[i].errs = sim.ErrorList{{File: file, Msg: big.msg}}
+			read[i].errs = sim.ErrorList{{File: file, Pos: sim.Pos{Line: 1, Col: 1}, Msg: big.msg}}
 			read[i].pg = &Page{Path: p, File: file, Slug: Slug(p), doc: ast.NewDocument()}
 		case err != nil:
 			// Reported at the page, with every other one that cannot be
