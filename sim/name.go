@@ -43,3 +43,12 @@ func EscapeName(s string) string {
 	}
 	return b.String()
 }
+
+// BidiControl reports whether r is one of Unicode's explicit
+// bidirectional formatting characters (U+202A–U+202E embeddings and
+// overrides, U+2066–U+2069 isolates): in a title or a label they make
+// text display in another order than it is written (the "Trojan Source"
+// trick, CVE-2021-42574), and right-to-left scripts need none of them.
+func BidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}

@@ -260,6 +260,10 @@ func frontText(v *yaml.Node, name string, at func(*yaml.Node, string, ...any)) (
 			at(v, "%s must be a non-empty line of text (one line, no control characters)", name)
 			return "", false
 		}
+		if sim.BidiControl(r) {
+			at(v, "%s holds the bidirectional control %U, which shows text in another order than it is written: take it out", name, r)
+			return "", false
+		}
 	}
 	t := strings.TrimSpace(v.Value)
 	if v.Value != "" && !visibleText(t) {

@@ -1307,7 +1307,7 @@ func TestContentsText(t *testing.T) {
 
 // TestFrontMatterLikeFences (issue 18.8): front matter is read with the
 // strictness of a fence's settings: YAML's null is no title or summary,
-// control characters and invisible-only text are refused in both, a
+// control characters, bidirectional controls and invisible-only text are refused in both, a
 // summary has a length limit, and a weight with a leading zero, a plus sign
 // or no value is refused as a fence refuses brokers: 010.
 func TestFrontMatterLikeFences(t *testing.T) {
@@ -1317,6 +1317,8 @@ func TestFrontMatterLikeFences(t *testing.T) {
 		{"title: \"tab\\there\"", "2:8: title must be a non-empty line of text (one line, no control characters)"},
 		{"title: A\nsummary: \"bell\\a\"", "3:10: summary must be a non-empty line of text (one line, no control characters)"},
 		{"title: A\nsummary: |\n  two\n  lines", "3:10: summary must be a non-empty line of text (one line, no control characters)"},
+		{"title: \"Acks \\u202e sgnittes\"", "2:8: title holds the bidirectional control U+202E, which shows text in another order than it is written: take it out"}, // try12 T9e
+		{"title: A\nsummary: \"a\\u2067b\"", "3:10: summary holds the bidirectional control U+2067, which shows text in another order than it is written: take it out"},
 		{"title: \"\\u200b \\u200b\"", "2:8: title has no visible character (only spaces or invisible ones such as U+200B): write some text"},
 		{"title: A\nsummary: \"\\u2060\"", "3:10: summary has no visible character (only spaces or invisible ones such as U+200B): write some text"},
 		{"title: A\nsummary: " + strings.Repeat("s", MaxPageSummary+1), fmt.Sprintf("3:10: summary is %d characters: Kafka Flow allows at most %d (it is a line under the page's name in the contents)", MaxPageSummary+1, MaxPageSummary)},

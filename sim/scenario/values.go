@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -220,6 +221,10 @@ func (p *parser) text(n *yaml.Node, name string, max int) (string, bool) {
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
 			p.errorf(n, "%s contains the control character %U: write it on one line, as plain text", name, r)
+			return "", false
+		}
+		if sim.BidiControl(r) {
+			p.errorf(n, "%s holds the bidirectional control %U, which shows text in another order than it is written: take it out", name, r)
 			return "", false
 		}
 	}
