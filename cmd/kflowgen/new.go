@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/spf13/cobra"
 )
 
@@ -69,15 +70,21 @@ func newNewCmd(stdout io.Writer) *cobra.Command {
 // runNew writes the starter folder. It refuses a DIR that holds anything,
 // so that it never overwrites a page.
 func runNew(dir string, stdout io.Writer) error {
+	if dir == "" {
+		return errors.New("kflowgen new needs the name of a folder to write the starter into, such as docs")
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is a file, not a folder: kflowgen new writes only into a new or empty folder", sim.EscapeName(dir))
+	}
 	entries, err := os.ReadDir(dir)
 	switch {
 	case err == nil && len(entries) > 0:
-		return fmt.Errorf("%s is not empty: kflowgen new writes only into a new or empty folder", dir)
+		return fmt.Errorf("%s is not empty: kflowgen new writes only into a new or empty folder", sim.EscapeName(dir))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return err
+		return fmt.Errorf("cannot use %s as the starter's folder: %w", sim.EscapeName(dir), unwrapPath(err))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("cannot make the folder %s: %w", sim.EscapeName(dir), unwrapPath(err))
 	}
 	page := filepath.Join(dir, starterPage)
 	// O_EXCL: a page that appeared since the check is not overwritten.
@@ -114,4 +121,15 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// unwrapPath drops the *fs.PathError around an error ("open x: not a
+// directory" is "not a directory"), whose operation and path the message
+// around it says better.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

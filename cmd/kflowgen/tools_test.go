@@ -64,6 +64,19 @@ func TestNewThenBuild(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, starterPage)); string(b) != string(page) {
 		t.Error("the refused new changed the page")
 	}
+	// No folder, a file, a path through a file: each says what it is
+	// (try12 T9a: they printed "mkdir : no such file or directory" and
+	// "open afile: not a directory").
+	file := filepath.Join(dir, starterPage)
+	for arg, want := range map[string]string{
+		"":                           "kflowgen: kflowgen new needs the name of a folder to write the starter into, such as docs\n",
+		file:                         "kflowgen: " + file + " is a file, not a folder: kflowgen new writes only into a new or empty folder\n",
+		filepath.Join(file, "inner"): "kflowgen: cannot use " + filepath.Join(file, "inner") + " as the starter's folder: not a directory\n",
+	} {
+		if code, _, stderr := kflowgen(t, "new", arg); code != 1 || stderr != want {
+			t.Errorf("new %q: exit %d, stderr %q; want 1, %q", arg, code, stderr, want)
+		}
+	}
 }
 
 // --version names the engine's version and the module's.
