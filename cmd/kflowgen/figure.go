@@ -149,11 +149,12 @@ func writeWhole(path string, data []byte) error {
 	// A folder (or anything but a file) at path would only fail the
 	// rename below, with the temporary file's name.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		what := "a folder"
-		if !fi.IsDir() {
-			what = "not a regular file"
+		if fi.IsDir() {
+			return fmt.Errorf("cannot write %s: it is a folder (-o names the file to write, such as %s)", path, filepath.Join(path, "figure.html"))
 		}
-		return fmt.Errorf("cannot write %s: it is %s (-o names the file to write, such as %s)", path, what, filepath.Join(path, "figure.html"))
+		// A device or a pipe: the figure is written whole to a new file
+		// and renamed into place, which they cannot be.
+		return fmt.Errorf("cannot write %s: it is not a regular file (-o names a file to write, which the figure replaces whole; for the standard output leave -o out)", path)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -195,4 +195,12 @@ func TestFigureOutIsFolder(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
 		t.Errorf("left behind: %v", left)
 	}
+	// A device is not a folder to write a figure.html into (try12 T9b).
+	if _, err := os.Stat("/dev/null"); err == nil {
+		code, _, stderr = kflowgen(t, "figure", page, "--scenario", "first", "-o", "/dev/null")
+		want = "kflowgen: cannot write /dev/null: it is not a regular file (-o names a file to write, which the figure replaces whole; for the standard output leave -o out)\n"
+		if code != 1 || stderr != want {
+			t.Errorf("-o /dev/null: exit %d, stderr %q; want %q", code, stderr, want)
+		}
+	}
 }
