@@ -190,8 +190,12 @@ func parsePage(md goldmark.Markdown, p, file string, src []byte) (*Page, sim.Err
 
 	if !hasFrontMatter(src) {
 		msg := "missing front matter: start the page with a line ---, then title: …, then ---"
-		if first, _, _ := bytes.Cut(src, []byte("\n")); string(bytes.TrimRight(first, " \r")) == "---" {
+		switch first, _, _ := bytes.Cut(src, []byte("\n")); string(bytes.TrimRight(first, " \r")) {
+		case "---":
 			msg = "front matter is not closed: add a line --- after its last field"
+		case "+++":
+			// Hugo's TOML front matter.
+			msg = "front matter in TOML (between +++ lines) is not read: write it in YAML between --- lines (title = \"A\" becomes title: A)"
 		}
 		errs = append(errs, sim.Error{File: file, Pos: sim.Pos{Line: 1, Col: 1}, Msg: msg})
 		return pg, errs

@@ -294,6 +294,7 @@ func TestAllErrorsSorted(t *testing.T) {
 		"a.md": page("title: A", "```kflow", "id: one", "```", "", "```kflow", "id: one", "nope: 2", "```", "```kflow", "id: one", "```"),
 		"c.md": {Data: []byte("# no front matter\n")},
 		"d.md": page("title: D\nweight: heavy", goodFence),
+		"e.md": {Data: []byte("+++\ntitle = \"E\"\n+++\n")}, // Hugo's TOML (try12 T9c)
 	}
 	_, err := Generate(Options{Content: fsys, ContentName: "guide"})
 	l, ok := err.(sim.ErrorList)
@@ -313,6 +314,7 @@ func TestAllErrorsSorted(t *testing.T) {
 		`guide/b.md:12:1: unknown setting "bogus"`,
 		`guide/c.md:1:1: missing front matter`,
 		`guide/d.md:3:9: weight: "heavy" is not a whole number`,
+		`guide/e.md:1:1: front matter in TOML (between +++ lines) is not read: write it in YAML between --- lines (title = "A" becomes title: A)`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
