@@ -705,6 +705,10 @@ func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []s
 						Msg: why + "; a file the site publishes must be a regular file (or a link to one)"})
 					return nil
 				}
+				if why := markdownNotPage(name); why != "" {
+					errs = append(errs, sim.Error{File: path.Join(contentName, p), Pos: sim.Pos{Line: 1, Col: 1}, Msg: why})
+					return nil
+				}
 				files = append(files, p)
 				return nil
 			}
@@ -762,6 +766,10 @@ func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []s
 					Msg: "this is " + fileKind(d.Type()) + "; a file the site publishes must be a regular file (or a link to one)"})
 				return nil
 			}
+			if why := markdownNotPage(name); why != "" {
+				errs = append(errs, sim.Error{File: path.Join(contentName, p), Pos: sim.Pos{Line: 1, Col: 1}, Msg: why})
+				return nil
+			}
 			files = append(files, p)
 		}
 		return nil
@@ -774,6 +782,19 @@ func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []s
 		return nil, nil, errs
 	}
 	return paths, files, nil
+}
+
+// markdownNotPage says why a file named like Markdown but not *.md
+// ("UP.MD", "notes.markdown") is an error: it would be published as a
+// file, not read as a page, and so go missing from the contents without a
+// word. It returns "" for other names.
+func markdownNotPage(name string) string {
+	ext := path.Ext(name)
+	switch strings.ToLower(ext) {
+	case ".md", ".markdown", ".mdown", ".mkd", ".mkdn":
+		return fmt.Sprintf("pages are files named *.md, in lower case, and this one would be published as a file, not a page: rename it %s", sim.EscapeName(strings.TrimSuffix(name, ext)+".md"))
+	}
+	return ""
 }
 
 // outFolder is the output folder readPages must not walk into: its name as

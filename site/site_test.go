@@ -1342,3 +1342,23 @@ func TestFrontMatterLikeFences(t *testing.T) {
 		t.Errorf("pages %q, %q", s.Pages[0].Title, s.Pages[1].Title)
 	}
 }
+
+// TestMarkdownNamedOtherwise (try12 T9d): a file named like Markdown but
+// not *.md ("UP.MD", "x.markdown") is an error at it, where it was
+// published as a file and went missing from the contents without a word.
+func TestMarkdownNamedOtherwise(t *testing.T) {
+	_, err := Generate(Options{Content: fstest.MapFS{
+		"a.md":         page("title: A", "Text."),
+		"UP.MD":        page("title: Up", "Text."),
+		"x.markdown":   page("title: X", "Text."),
+		"notes.txt":    {Data: []byte("kept")},
+		"sub/y.Mdown":  page("title: Y", "Text."),
+		"readme.md.gz": {Data: []byte("kept")},
+	}, ContentName: "content"})
+	want := `content/UP.MD:1:1: pages are files named *.md, in lower case, and this one would be published as a file, not a page: rename it UP.md` + "\n" +
+		`content/sub/y.Mdown:1:1: pages are files named *.md, in lower case, and this one would be published as a file, not a page: rename it y.md` + "\n" +
+		`content/x.markdown:1:1: pages are files named *.md, in lower case, and this one would be published as a file, not a page: rename it x.md`
+	if err == nil || err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
