@@ -17,6 +17,10 @@ const maxShown = 20
 // below an error's line.
 const excerptAround = 2
 
+// excerptWidth bounds the characters an excerpt shows of a line (the
+// overlay scrolls sideways within that).
+const excerptWidth = 240
+
 // problem is one error of a failed build, as the terminal and the overlay
 // show it.
 type problem struct {
@@ -50,9 +54,12 @@ func (s *Server) problems(err error) []problem {
 	}
 	files := map[string][]string{}
 	var out []problem
-	for _, e := range list {
+	for i, e := range list {
 		p := problem{Text: e.Error(), Positioned: true, Pos: e.File, Msg: e.Msg}
-		if e.Line > 0 {
+		// Only the errors the overlay lists get an excerpt: a page of
+		// thousands of bad links on one long line made one excerpt of
+		// that line each, gigabytes in all (try12 T10).
+		if e.Line > 0 && i < maxShown {
 			p.Pos = strings.TrimSuffix(e.Error(), ": "+e.Msg)
 			src, ok := files[e.File]
 			if !ok {
@@ -111,13 +118,31 @@ func excerpt(src []string, line, col int) []sourceLine {
 	for n := max(1, line-excerptAround); n <= min(len(src), line+excerptAround); n++ {
 		// Ranging over a string yields U+FFFD once for each invalid byte.
 		chars := []rune(src[n-1])
-		sl := sourceLine{N: n, Text: string(chars)}
+		// Columns past the end point just after the last character.
+		want := min(max(col, 1), len(chars)+1) - 1
+		// A long line shows excerptWidth characters of it, around the
+		// column on the error's line and from the start on the others,
+		// with "…" where it is cut.
+		from := 0
+		if n == line {
+			from = max(0, min(want-excerptWidth/2, len(chars)-excerptWidth))
+		}
+		to := min(len(chars), from+excerptWidth)
+		shown, lead := chars[from:to], ""
+		if from > 0 {
+			lead = "…"
+		}
+		sl := sourceLine{N: n, Text: lead + string(shown)}
+		if to < len(chars) {
+			sl.Text += "…"
+		}
 		if n == line {
 			sl.Hit = true
-			// Columns past the end point just after the last character.
-			want := min(max(col, 1), len(chars)+1) - 1
 			var pad strings.Builder
-			for _, r := range chars[:want] {
+			if from > 0 {
+				pad.WriteByte(' ') // under the "…"
+			}
+			for _, r := range chars[from:want] {
 				if r == '\t' {
 					pad.WriteByte('\t')
 				} else {

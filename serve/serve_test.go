@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/kafkaflow/kflowgen/content"
@@ -838,6 +839,30 @@ func TestExcerpt(t *testing.T) {
 	}
 	if excerpt(src, 9, 1) != nil {
 		t.Error("excerpt of a line past the file")
+	}
+	// A long line shows excerptWidth characters around the column, cut
+	// with "…", and the caret still lands on the column's character
+	// (try12 T10: 250 KB lines, one excerpt each, gigabytes).
+	long := strings.Repeat("[x](#a) ", 31250)
+	for _, col := range []int{1, 5, 125001, 249997, 250001} {
+		e := excerpt([]string{"above " + long, long}, 2, col)
+		hit := []rune(e[1].Text)
+		caret := utf8.RuneCountInString(e[1].Caret) - 1
+		if len(hit) > excerptWidth+2 || len([]rune(e[0].Text)) > excerptWidth+2 {
+			t.Errorf("column %d: lines of %d and %d characters shown", col, len([]rune(e[0].Text)), len(hit))
+		}
+		wantChar := ' ' // past the end: just after the last character
+		if col <= len(long) {
+			wantChar = rune(long[col-1])
+		}
+		if got := ' '; caret < len(hit) {
+			got = hit[caret]
+			if got != wantChar {
+				t.Errorf("column %d: the caret is under %q, want %q (%q)", col, got, wantChar, e[1].Text)
+			}
+		} else if col <= len(long) {
+			t.Errorf("column %d: the caret is past the text shown", col)
+		}
 	}
 }
 

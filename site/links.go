@@ -52,6 +52,9 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 	var errs sim.ErrorList
 	var frags []fragLink
 	var lines lineIndex // made at the first error, for its position
+	// Past MaxLinkErrors, the page's bad links are counted, not each
+	// reported and positioned.
+	shown, hidden, firstHidden := 0, 0, linkRef{}
 	refs := pageLinks(pg)
 	for _, a := range pg.autolinks {
 		// goldmark writes a dangerous autolink's href empty, as for a link.
@@ -70,6 +73,13 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 		*ref.dest = pg.linkOrig[i]
 		dest := pg.linkStrs[i]
 		fail := func(format string, args ...any) {
+			if shown == MaxLinkErrors {
+				if hidden++; hidden == 1 {
+					firstHidden = ref
+				}
+				return
+			}
+			shown++
 			what := "link to"
 			if ref.image {
 				what = "image"
@@ -170,7 +180,24 @@ func resolveLinks(pg *Page, lc *linkContext, deps *[]linkDep) ([]fragLink, sim.E
 			frags = append(frags, fl) // positioned only if it fails (fragLink.position)
 		}
 	}
+	if hidden > 0 {
+		errs = append(errs, sim.Error{File: pg.File, Pos: firstHidden.pos(pg.src, pg.lines(&lines)), Msg: tooManyLinkErrors(hidden)})
+	}
 	return frags, errs
+}
+
+// MaxLinkErrors bounds the bad links reported of one page by each of the
+// two link checks (the files they name, then the headings, figures and
+// beats): past it, one more error says how many are not shown. A page of
+// 31,250 bad links printed them all, and positioning each counted its
+// line's characters again (try12 T10).
+const MaxLinkErrors = 50
+
+func tooManyLinkErrors(n int) string {
+	if n == 1 {
+		return fmt.Sprintf("too many bad links on this page: 1 more from here on is not shown (at most %d are)", MaxLinkErrors)
+	}
+	return fmt.Sprintf("too many bad links on this page: %d more from here on are not shown (at most %d are)", n, MaxLinkErrors)
 }
 
 // linkedFenceProblem says why the fence a link to the playground carries
@@ -463,10 +490,36 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 	}
 	var folds []fold
 	foldOf := map[unchecked]int{} // index in folds
+	// Past MaxLinkErrors errors of a page, its bad links are counted (and
+	// the first of them kept, for the error that says how many).
+	type excess struct {
+		n     int
+		first fragLink
+	}
+	shown := map[*Page]int{}
+	hidden := map[*Page]*excess{}
+	var hiddenOrder []*Page
+	room := func(l fragLink) bool {
+		if shown[l.from] < MaxLinkErrors {
+			shown[l.from]++
+			return true
+		}
+		h := hidden[l.from]
+		if h == nil {
+			h = &excess{first: l}
+			hidden[l.from] = h
+			hiddenOrder = append(hiddenOrder, l.from)
+		}
+		h.n++
+		return false
+	}
 	cannot := func(l fragLink, why string) {
 		k := unchecked{l.from, why}
 		if i, ok := foldOf[k]; ok {
 			folds[i].more++
+			return
+		}
+		if !room(l) {
 			return
 		}
 		foldOf[k] = len(folds)
@@ -477,6 +530,9 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 		head, query, hasQuery := strings.Cut(l.frag, "?")
 		name, beat, isBeat := strings.Cut(head, "@")
 		fail := func(format string, args ...any) {
+			if !room(l) {
+				return
+			}
 			errs = append(errs, sim.Error{File: l.from.File, Pos: l.position(),
 				Msg: fmt.Sprintf("link to %q: ", l.dest) + fmt.Sprintf(format, args...)})
 		}
@@ -568,6 +624,10 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 			msg = fmt.Sprintf("link to %q and %d%s on this page: %s, so they could not be checked", f.dest, f.more, links, f.why)
 		}
 		errs[f.at].Msg = msg
+	}
+	for _, pg := range hiddenOrder {
+		h := hidden[pg]
+		errs = append(errs, sim.Error{File: pg.File, Pos: h.first.position(), Msg: tooManyLinkErrors(h.n)})
 	}
 	return errs
 }

@@ -1362,3 +1362,36 @@ func TestMarkdownNamedOtherwise(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestLinkErrorsCapped (try12 T10): past MaxLinkErrors bad links a page's
+// errors stop, and one more says how many are not shown, at the first of
+// them, in each of the two link checks; a page of 31,250 printed them all.
+func TestLinkErrorsCapped(t *testing.T) {
+	heads := strings.Repeat("[x](#a) ", MaxLinkErrors+70)
+	files := strings.Repeat("[y](no.png) ", MaxLinkErrors+1)
+	_, err := Generate(Options{Content: fstest.MapFS{
+		"a.md": page("title: A", heads),
+		"b.md": page("title: B", files),
+	}, ContentName: "content"})
+	l, ok := err.(sim.ErrorList)
+	if !ok {
+		t.Fatalf("want an ErrorList, got %v", err)
+	}
+	var a, b []string
+	for _, e := range l {
+		switch e.File {
+		case "content/a.md":
+			a = append(a, e.Error())
+		case "content/b.md":
+			b = append(b, e.Error())
+		}
+	}
+	wantA := fmt.Sprintf("content/a.md:4:%d: too many bad links on this page: 70 more from here on are not shown (at most %d are)", 8*MaxLinkErrors+1, MaxLinkErrors)
+	if len(a) != MaxLinkErrors+1 || a[len(a)-1] != wantA || !strings.HasPrefix(a[0], `content/a.md:4:1: link to "#a": content/a.md has no heading`) {
+		t.Errorf("a.md: %d errors, first %q, last %q; want %d, the last %q", len(a), a[0], a[len(a)-1], MaxLinkErrors+1, wantA)
+	}
+	wantB := fmt.Sprintf("content/b.md:4:%d: too many bad links on this page: 1 more from here on is not shown (at most %d are)", 12*MaxLinkErrors+1, MaxLinkErrors)
+	if len(b) != MaxLinkErrors+1 || b[len(b)-1] != wantB {
+		t.Errorf("b.md: %d errors, last %q; want %d, the last %q", len(b), b[len(b)-1], MaxLinkErrors+1, wantB)
+	}
+}
