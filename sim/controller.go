@@ -324,6 +324,14 @@ func (e *engine) maybeCompleteReassignment(p *partition) bool {
 		e.maybeIncrementLeaderHW(p, Event{Reason: ReasonReassignmentDone})
 	}
 	for _, b := range removing {
+		// A deposed leader is cut off from the controller and never hears
+		// that its replica was removed, so it keeps its log and goes on
+		// answering from it; the log goes when it learns (removeDeposed).
+		// In Kafka a broker deletes a partition only on the controller's
+		// word (ReplicaManager.applyDelta, StopReplica).
+		if p.deposedBy(b) != nil {
+			continue
+		}
 		p.reps[b] = nil
 		p.remote[b] = newRemote()
 	}

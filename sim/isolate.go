@@ -98,7 +98,10 @@ func (e *engine) dropDeposed(b int) {
 	}
 }
 
-// removeDeposed drops d from p's deposed leaders.
+// removeDeposed drops d from p's deposed leaders: its broker healed (and
+// learned the current metadata) or crashed. A replica that a reassignment
+// removed while the broker was cut off (maybeCompleteReassignment kept
+// it) is deleted now.
 func (p *partition) removeDeposed(d *deposedLeader) {
 	keep := p.deposed[:0]
 	for _, x := range p.deposed {
@@ -108,6 +111,10 @@ func (p *partition) removeDeposed(d *deposedLeader) {
 	}
 	clear(p.deposed[len(keep):])
 	p.deposed = keep
+	if b := d.broker; !contains(p.assignment, b) && !contains(p.target, b) {
+		p.reps[b] = nil
+		p.remote[b] = newRemote()
+	}
 }
 
 // answerSteppedDown sends the NOT_LEADER_OR_FOLLOWER answers of the
