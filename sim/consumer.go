@@ -31,13 +31,15 @@ import (
 //     the next beat on. A stopped member releases nothing: its partitions
 //     stay owned until it is fenced, which releases them.
 //   - Start offset. A new owner starts at the group's committed offset, or
-//     by auto.offset.reset when there is none, asking the partition's
-//     leader (ListOffsets, answered at once; see listOffset): latest is its
-//     high watermark at that moment, earliest offset 0. With no leader, or
-//     when a latest lookup meets a new leader whose high watermark is still
-//     below its leader epoch's start offset (OFFSET_NOT_AVAILABLE, KIP-207),
-//     the member owns the partition without a position and asks again
-//     every beat; it fetches nothing meanwhile.
+//     by auto.offset.reset when there is none, asking the leader the
+//     group's metadata names, as for its fetches (ListOffsets, answered at
+//     once; see consumerGroup.listOffset): latest is that leader's high
+//     watermark at that moment — a cut-off leader's own, frozen one during
+//     a split brain — earliest offset 0. With no leader, or when a latest
+//     lookup meets a leader whose high watermark is still below its leader
+//     epoch's start offset (OFFSET_NOT_AVAILABLE, KIP-207), the member owns
+//     the partition without a position, refreshes its metadata and asks
+//     again every beat; it fetches nothing meanwhile.
 //   - Fetch. A member fetches each partition it owns from the partition's
 //     current leader — or, while the group's metadata is stale, from a
 //     leader cut off by isolate that does not know it was replaced, which
@@ -180,8 +182,10 @@ type consumerFetch struct {
 	// resetting is true while the member has no position yet: its
 	// ListOffsets for auto.offset.reset found no leader or got
 	// OFFSET_NOT_AVAILABLE, and it asks again every beat; told says the
-	// failure was announced.
-	resetting, told bool
+	// failure was announced, by toldBroker; askedAt is the beat of the
+	// last failed lookup.
+	resetting, told     bool
+	toldBroker, askedAt int
 	// position is the next offset poll hands out; fetchOffset the next
 	// offset to fetch (position plus what is buffered).
 	position, fetchOffset int64
@@ -631,15 +635,46 @@ func (g *consumerGroup) acquire(e *engine, m *consumerMember) {
 			e.emit(Event{Kind: KindConsumerAssign, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: gp.committed})
 			continue
 		}
-		start, code := e.listOffset(p, g.cfg.AutoOffsetReset == "latest")
-		f := &consumerFetch{position: start, fetchOffset: start, resetting: code != errNone}
+		a := g.listOffset(e, p)
+		f := &consumerFetch{position: a.offset, fetchOffset: a.offset, resetting: a.code != errNone}
 		m.fetch[p] = f
-		e.emit(Event{Kind: KindConsumerAssign, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start,
-			AutoOffsetReset: g.cfg.AutoOffsetReset})
+		e.emit(answeredBy(Event{Kind: KindConsumerAssign, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: a.offset,
+			AutoOffsetReset: g.cfg.AutoOffsetReset}, a))
 		if f.resetting {
-			g.tellUnavailable(e, m, p, code)
+			g.tellUnavailable(e, m, p, a)
+			g.lookupFailed(e, f)
 		}
 	}
+}
+
+// listOffset is the members' ListOffsets for p by auto.offset.reset, sent
+// to the leader the group's metadata names (leaderFor; the consumer's
+// OffsetsRequestManager.groupListOffsetRequests asks
+// metadata.currentLeader), so during a split brain the cut-off leader
+// answers, from its own frozen high watermark.
+func (g *consumerGroup) listOffset(e *engine, p int) listOffsets {
+	return e.listOffset(g.leaderFor(e, e.parts[p]), p, g.cfg.AutoOffsetReset == "latest")
+}
+
+// lookupFailed follows a failed ListOffsets for f's partition: the
+// consumer retries after retry.backoff (SubscriptionState.requestFailed),
+// the next beat here, and asks for a metadata update (OffsetFetcherUtils.
+// onSuccessfulResponseForResettingPositions: requestUpdate for every
+// partition to retry), so the retry goes to the current leader.
+func (g *consumerGroup) lookupFailed(e *engine, f *consumerFetch) {
+	f.askedAt = e.now
+	g.refreshMetadata(e)
+}
+
+// answeredBy adds to ev, an event about a start offset, the cut-off
+// leader that answered its ListOffsets, when one did: Broker and the
+// epoch it believes current (FromEpoch). A current leader's answer adds
+// nothing.
+func answeredBy(ev Event, a listOffsets) Event {
+	if a.deposed && a.code == errNone {
+		ev.Broker, ev.FromEpoch = a.broker, a.epoch
+	}
+	return ev
 }
 
 // maybeReset asks again for the start offset of a partition m owns without
@@ -647,29 +682,30 @@ func (g *consumerGroup) acquire(e *engine, m *consumerMember) {
 // answer in the beat it asks (see listOffset).
 func (g *consumerGroup) maybeReset(e *engine, m *consumerMember, p int) {
 	f := m.fetch[p]
-	if !f.resetting {
+	if !f.resetting || f.askedAt == e.now {
 		return
 	}
-	start, code := e.listOffset(p, g.cfg.AutoOffsetReset == "latest")
-	if code != errNone {
-		if !f.told {
-			g.tellUnavailable(e, m, p, code)
+	a := g.listOffset(e, p)
+	if a.code != errNone {
+		if !f.told || f.toldBroker != a.broker {
+			g.tellUnavailable(e, m, p, a)
 		}
+		g.lookupFailed(e, f)
 		return
 	}
-	f.resetting, f.told, f.position, f.fetchOffset, f.buffer = false, false, start, start, nil
-	e.emit(Event{Kind: KindConsumerStart, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: start,
-		AutoOffsetReset: g.cfg.AutoOffsetReset})
+	f.resetting, f.told, f.position, f.fetchOffset, f.buffer = false, false, a.offset, a.offset, nil
+	e.emit(answeredBy(Event{Kind: KindConsumerStart, Partition: p, Group: g.cfg.ID, Member: m.name, Offset: a.offset,
+		AutoOffsetReset: g.cfg.AutoOffsetReset}, a))
 }
 
-// tellUnavailable announces, once per failed lookup, that m could not learn
-// where to start on p.
-func (g *consumerGroup) tellUnavailable(e *engine, m *consumerMember, p int, code string) {
-	m.fetch[p].told = true
-	pt := e.parts[p]
+// tellUnavailable announces, once per failed lookup at a broker, that m
+// could not learn where to start on p: the broker that answered a, and
+// the view it answered from.
+func (g *consumerGroup) tellUnavailable(e *engine, m *consumerMember, p int, a listOffsets) {
+	m.fetch[p].told, m.fetch[p].toldBroker = true, a.broker
 	e.emit(Event{Kind: KindConsumerOffsetUnavailable, Partition: p, Group: g.cfg.ID, Member: m.name,
-		AutoOffsetReset: g.cfg.AutoOffsetReset, ErrorCode: code,
-		Broker: pt.leader, HighWatermark: pt.hw, LeaderEpoch: pt.epoch, EpochStartOffset: pt.epochStart})
+		AutoOffsetReset: g.cfg.AutoOffsetReset, ErrorCode: a.code,
+		Broker: a.broker, HighWatermark: a.hw, LeaderEpoch: a.epoch, EpochStartOffset: a.epochStart})
 }
 
 // maybeFetch sends m's fetch for p to the partition's leader, as the
@@ -769,13 +805,20 @@ func (e *engine) handleConsumerFetchResponse(g *consumerGroup, msg *message) {
 				Offset: msg.offset, Records: recordIDs(msg.entries), HighWatermark: msg.hw})
 		}
 	case errOffsetOutOfRange:
-		off, code := e.listOffset(msg.part, g.cfg.AutoOffsetReset == "latest")
-		f.position, f.fetchOffset, f.buffer, f.resetting = off, off, nil, code != errNone
+		a := g.listOffset(e, msg.part)
+		f.position, f.fetchOffset, f.buffer, f.resetting = a.offset, a.offset, nil, a.code != errNone
+		// The ListOffsets goes to the leader that answered the fetch, or
+		// to a newer one. A cut-off leader never answers
+		// OFFSET_OUT_OF_RANGE: the group's metadata names it only while
+		// every position the group holds came from its log, which it never
+		// truncates while cut off (the invariants check the reset's
+		// offset against the current leader).
 		e.emit(Event{Kind: KindConsumerReset, Partition: msg.part, Group: g.cfg.ID, Member: m.name, Broker: msg.from,
-			ErrorCode: errOffsetOutOfRange, FromOffset: msg.offset, LogEndOffset: msg.leo, ToOffset: off,
+			ErrorCode: errOffsetOutOfRange, FromOffset: msg.offset, LogEndOffset: msg.leo, ToOffset: a.offset,
 			AutoOffsetReset: g.cfg.AutoOffsetReset})
 		if f.resetting {
-			g.tellUnavailable(e, m, msg.part, code)
+			g.tellUnavailable(e, m, msg.part, a)
+			g.lookupFailed(e, f)
 		}
 	}
 }

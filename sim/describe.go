@@ -222,9 +222,9 @@ func describeShown(e Event, shown Shown) string {
 			return e.Member + " owns " + p + " and asks its leader for the " + e.AutoOffsetReset + " offset (auto.offset.reset=" +
 				e.AutoOffsetReset + ")"
 		}
-		return e.Member + " owns " + p + ", starting at offset " + offNum + " (" + startWords(e.AutoOffsetReset) + ")"
+		return e.Member + " owns " + p + ", starting at offset " + offNum + " (" + answerWords(e) + ")"
 	case KindConsumerStart:
-		return e.Member + " starts " + p + " at offset " + offNum + " (" + startWords(e.AutoOffsetReset) + ")"
+		return e.Member + " starts " + p + " at offset " + offNum + " (" + answerWords(e) + ")"
 	case KindConsumerOffsetUnavailable:
 		return e.Member + ": " + unavailableWords(e, "the "+e.AutoOffsetReset+" offset of "+p) + "; it asks again every beat"
 	case KindConsumerPollTimeout:
@@ -355,6 +355,19 @@ func unavailableWords(e Event, what string) string {
 	return "broker " + strconv.Itoa(e.Broker) + " answers " + e.ErrorCode + " for " + what + ": its high watermark " +
 		strconv.FormatInt(e.HighWatermark, 10) + " is below epoch " + strconv.Itoa(e.LeaderEpoch) + "'s start offset " +
 		strconv.FormatInt(e.EpochStartOffset, 10)
+}
+
+// answerWords says where a start offset came from (startWords), and, when a
+// leader cut off by isolate answered the lookup, which one.
+func answerWords(e Event) string {
+	if e.Broker == 0 {
+		return startWords(e.AutoOffsetReset)
+	}
+	from := "auto.offset.reset=" + e.AutoOffsetReset + ", asked of broker " + strconv.Itoa(e.Broker)
+	if e.AutoOffsetReset == "latest" {
+		from = "auto.offset.reset=latest: the high watermark of broker " + strconv.Itoa(e.Broker)
+	}
+	return from + ", which the group's metadata still names; cut off, it believes it still leads epoch " + strconv.Itoa(e.FromEpoch)
 }
 
 // startWords says where a consumer's start offset came from: the

@@ -167,9 +167,11 @@
 // (Kafka's order is a hash map's). A partition moves only after its owner
 // finished its record, committed and released it; the new owner starts
 // the next beat at the committed offset, or by auto.offset.reset, asking
-// the leader at once (latest = its high watermark then; a leader whose
-// high watermark is below its epoch's start offset answers
-// OFFSET_NOT_AVAILABLE and the member asks again each beat, KIP-207).
+// at once the leader the group's metadata names — during a split brain,
+// the cut-off one (latest = that leader's high watermark then; a leader
+// whose high watermark is below its epoch's start offset answers
+// OFFSET_NOT_AVAILABLE, and the member refreshes its metadata and asks
+// again each beat, KIP-207).
 // Members fetch from the leader, one beat each way, records below the high
 // watermark only; a poll hands out up to max.poll.records records, taken
 // one after another, `processing` beats each; a member auto-commits its

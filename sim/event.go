@@ -437,7 +437,8 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindConsumerTarget, fields: fs(fGroup, fGroupEpoch, fAssignment)},
 	{kind: KindConsumerRelease, fields: fs(fGroup, fMember, fPartition)},
 	{kind: KindConsumerAssign, fields: fs(fGroup, fMember, fPartition, fOffset),
-		optional: only(func(e *Event) bool { return e.AutoOffsetReset != "" }, fAutoOffsetReset)},
+		optional: append(only(func(e *Event) bool { return e.AutoOffsetReset != "" }, fAutoOffsetReset),
+			only(answeredByDeposed, fBroker, fFromEpoch)...)},
 	{kind: KindConsumerCommit, fields: fs(fGroup, fMember, fPartition, fOffset, fReason),
 		reasons: []string{ReasonAuto, ReasonRevoke, ReasonLeave}},
 	{kind: KindConsumerFetch, fields: fs(fGroup, fMember, fPartition, fBroker, fOffset, fRecords, fHighWatermark)},
@@ -447,7 +448,8 @@ var kindFields = []kindSpec[Kind, Event]{
 		fToOffset, fAutoOffsetReset)},
 	{kind: KindConsumerOffsetUnavailable, fields: fs(fGroup, fMember, fPartition, fAutoOffsetReset, fErrorCode),
 		optional: only(offsetNotAvailable, fBroker, fHighWatermark, fLeaderEpoch, fEpochStartOffset)},
-	{kind: KindConsumerStart, fields: fs(fGroup, fMember, fPartition, fOffset, fAutoOffsetReset)},
+	{kind: KindConsumerStart, fields: fs(fGroup, fMember, fPartition, fOffset, fAutoOffsetReset),
+		optional: only(answeredByDeposed, fBroker, fFromEpoch)},
 	{kind: KindConsumerPollTimeout, fields: fs(fGroup, fMember, fMaxPollInterval, fGroupEpoch),
 		optional: only(func(e *Event) bool { return e.Record > 0 }, fRecord)},
 	{kind: KindConsumerCommitFailed, fields: fs(fGroup, fMember, fPartition, fOffset, fErrorCode)},
@@ -477,6 +479,11 @@ var kindFields = []kindSpec[Kind, Event]{
 // offsetNotAvailable says a failed start-offset lookup met a leader that
 // answered OFFSET_NOT_AVAILABLE (so the leader's numbers are worth giving).
 func offsetNotAvailable(e *Event) bool { return e.ErrorCode == errOffsetNotAvailable }
+
+// answeredByDeposed reports whether a consumer-assign or consumer-start
+// took its offset from a leader cut off by isolate (Broker, which believes
+// it leads epoch FromEpoch) rather than from the current leader.
+func answeredByDeposed(e *Event) bool { return e.Broker != 0 }
 
 // specOf returns the spec of kind k, or nil for a kind not in kindFields.
 func specOf(k Kind) *kindSpec[Kind, Event] {

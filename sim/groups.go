@@ -60,26 +60,59 @@ const (
 	errLeaderNotAvailable = "LEADER_NOT_AVAILABLE"
 )
 
-// listOffset answers a group's ListOffsets for partition p at its leader,
-// at once (the lookup takes no beats in Kafka Flow): offset 0 for the
-// earliest offset (Kafka Flow deletes nothing), the leader's high
-// watermark for the latest (isolation.level=read_uncommitted). A
-// partition without a leader answers LEADER_NOT_AVAILABLE. A latest lookup
-// at a leader whose high watermark is still below the start offset of its
-// leader epoch answers OFFSET_NOT_AVAILABLE (KIP-207,
-// Partition.fetchOffsetForTimestamp): right after an election the new
-// leader's high watermark is the one it had as a follower and can be
-// below offsets the old leader had already exposed. Both errors are
-// retriable; the caller asks again.
-func (e *engine) listOffset(p int, latest bool) (int64, string) {
+// listOffsets is the answer to a ListOffsets lookup: the offset (−1 on an
+// error), the error code, and the broker that answered with the view it
+// answered from — its high watermark, leader epoch and that epoch's start
+// offset. deposed says the broker was a leader cut off by isolate that
+// does not know it was replaced (its own epoch, not the partition's).
+type listOffsets struct {
+	offset         int64
+	code           string
+	broker         int
+	hw, epochStart int64
+	epoch          int
+	deposed        bool
+}
+
+// listOffset answers a ListOffsets for partition p sent to broker b — the
+// leader the client's metadata names (metadataLeader; 0 when it knows
+// none) — at once (the lookup takes no beats in Kafka Flow): offset 0 for
+// the earliest offset (Kafka Flow deletes nothing), the broker's high
+// watermark for the latest (isolation.level=read_uncommitted). No leader
+// to ask answers LEADER_NOT_AVAILABLE. A latest lookup at a leader whose
+// high watermark is still below the start offset of its leader epoch
+// answers OFFSET_NOT_AVAILABLE (KIP-207, Partition.fetchOffsetForTimestamp):
+// right after an election the new leader's high watermark is the one it had
+// as a follower and can be below offsets the old leader had already
+// exposed. A leader cut off by isolate answers from its own state: the
+// request carries the leader epoch the client's metadata knows, which is
+// its own, so Partition.localLogWithEpochOrThrow accepts it (KIP-320), and
+// its high watermark is the one frozen when its followers lost it. A
+// broker that leads neither way answers NOT_LEADER_OR_FOLLOWER. Every error
+// is retriable; the caller asks again (OffsetFetcherUtils.
+// handleListOffsetResponse) after a metadata update.
+func (e *engine) listOffset(b, p int, latest bool) listOffsets {
 	pt := e.parts[p]
-	switch {
-	case pt.leader == 0:
-		return -1, errLeaderNotAvailable
-	case !latest:
-		return 0, errNone
-	case pt.hw < pt.epochStart:
-		return -1, errOffsetNotAvailable
+	a := listOffsets{offset: -1, broker: b}
+	switch d := pt.deposedBy(b); {
+	case b == 0:
+		a.code = errLeaderNotAvailable
+		return a
+	case b == pt.leader:
+		a.hw, a.epoch, a.epochStart = pt.hw, pt.epoch, pt.epochStart
+	case d != nil:
+		a.hw, a.epoch, a.epochStart, a.deposed = d.hw, d.epoch, d.epochStart, true
+	default:
+		a.code = errNotLeaderOrFollower
+		return a
 	}
-	return pt.hw, errNone
+	switch {
+	case !latest:
+		a.offset, a.code = 0, errNone
+	case a.hw < a.epochStart:
+		a.code = errOffsetNotAvailable
+	default:
+		a.offset, a.code = a.hw, errNone
+	}
+	return a
 }

@@ -52,7 +52,9 @@ func checkConsumerInvariants(t *Trace, bad func(beat int, format string, args ..
 					bad(b.Beat, "%s processed p%d offset %d at or above the high watermark", ev.Member, ev.Partition, ev.Offset)
 				}
 			case KindConsumerAssign, KindConsumerStart:
-				if ev.AutoOffsetReset == "latest" && ev.Offset >= 0 {
+				if ev.AutoOffsetReset == "latest" && ev.Offset >= 0 && ev.Broker != 0 {
+					checkDeposedLatestStart(b, ev.Partition, ev.Offset, ev.Broker, ev.Member, bad)
+				} else if ev.AutoOffsetReset == "latest" && ev.Offset >= 0 {
 					checkLatestStart(b, ev.Partition, ev.Offset, ev.Member, bad)
 				}
 			}
@@ -230,6 +232,28 @@ func checkShareInvariants(sc *Scenario, t *Trace, bad func(beat int, format stri
 					last[rk] = r
 				}
 			}
+		}
+	}
+}
+
+// checkDeposedLatestStart checks a start offset a latest reset took from
+// broker d, a leader cut off by isolate that does not know it was
+// replaced: d is cut off and does not lead p, and the offset is its own
+// high watermark (recorded on its replica), which is at most its log end
+// offset.
+func checkDeposedLatestStart(b *Beat, p int, start int64, d int, who string, bad func(beat int, format string, args ...any)) {
+	if p < 0 || p >= len(b.Partitions) {
+		return
+	}
+	pt := &b.Partitions[p]
+	if pt.Leader == d || d < 1 || d > len(b.Brokers) || !b.Brokers[d-1].Isolated {
+		bad(b.Beat, "%s started p%d by latest from broker %d as a cut-off leader, but it leads p%d or is not cut off", who, p, d, p)
+		return
+	}
+	for _, r := range pt.Replicas {
+		if r.Broker == d && (start != r.HighWatermark || start > r.LogEndOffset) {
+			bad(b.Beat, "%s started p%d at %d by latest from broker %d, whose high watermark is %d (log end offset %d)",
+				who, p, start, d, r.HighWatermark, r.LogEndOffset)
 		}
 	}
 }

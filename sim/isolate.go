@@ -26,6 +26,9 @@ package sim
 type deposedLeader struct {
 	broker int
 	epoch  int
+	// epochStart is the start offset of epoch (the partition's when it was
+	// cut off), where a ListOffsets for latest checks its high watermark.
+	epochStart int64
 	// isr is the ISR as it last knew it; hw its high watermark, which
 	// moves only while that ISR is itself alone.
 	isr    []int
@@ -81,7 +84,7 @@ func (e *engine) maybeDepose(p *partition) {
 	if !contains(isr, b) {
 		isr = append(append([]int{}, isr...), b)
 	}
-	d := &deposedLeader{broker: b, epoch: p.epoch, isr: isr, hw: p.hw, parked: p.parked}
+	d := &deposedLeader{broker: b, epoch: p.epoch, epochStart: p.epochStart, isr: isr, hw: p.hw, parked: p.parked}
 	p.parked = nil
 	p.deposed = append(p.deposed, d)
 }

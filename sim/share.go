@@ -16,7 +16,21 @@ import "strconv"
 //     changes, the new one starts from the written state: records acquired
 //     at the old leader are available again at once, with the delivery
 //     count last written (reloadShareState). Fetches and acknowledgements
-//     go to the partition's current leader.
+//     go to the partition's current leader, even during a split brain,
+//     where consumers and the producer follow their stale metadata to the
+//     cut-off leader (metadataLeader). In Kafka that leader, whose
+//     Partition never became a follower, keeps its SharePartition
+//     (SharePartitionListener.onBecomingFollower does not fire), acquires
+//     from its own log and locks in memory (a write of state it cannot
+//     deliver to the share coordinator just fails), and answers
+//     NOT_LEADER_OR_FOLLOWER only once a write of state is refused: the
+//     new leader's ReadShareGroupState raised the leader epoch the share
+//     coordinator holds, ShareCoordinatorShard answers the old epoch's
+//     WriteShareGroupState FENCED_LEADER_EPOCH, SharePartition turns that
+//     into NotLeaderOrFollowerException and SharePartitionManager's
+//     fencedSharePartitionHandler drops the SharePartition. Modelling that
+//     needs a second, unwritten share-partition state at the cut-off
+//     broker, so Kafka Flow leaves it out.
 //   - A member fetches each partition it is assigned with at most one
 //     ShareFetch outstanding. The leader parks a fetch until it can acquire
 //     something (Kafka's fetch waits fetch.max.wait and the client asks

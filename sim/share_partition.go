@@ -62,17 +62,16 @@ func (e *engine) startSharePartition(g *shareGroup, q int) bool {
 	if sp.started {
 		return true
 	}
-	off, code := e.listOffset(q, g.cfg.ShareAutoOffsetReset == "latest")
-	if code != errNone {
+	a := e.listOffset(e.parts[q].leader, q, g.cfg.ShareAutoOffsetReset == "latest")
+	if a.code != errNone {
 		if !sp.told {
-			pt := e.parts[q]
-			e.emit(Event{Kind: KindShareOffsetUnavailable, Partition: q, Group: g.cfg.ID, ErrorCode: code,
-				Broker: pt.leader, HighWatermark: pt.hw, LeaderEpoch: pt.epoch, EpochStartOffset: pt.epochStart})
+			e.emit(Event{Kind: KindShareOffsetUnavailable, Partition: q, Group: g.cfg.ID, ErrorCode: a.code,
+				Broker: a.broker, HighWatermark: a.hw, LeaderEpoch: a.epoch, EpochStartOffset: a.epochStart})
 			sp.told = true
 		}
 		return false
 	}
-	sp.started, sp.spso = true, off
+	sp.started, sp.spso = true, a.offset
 	e.emit(Event{Kind: KindShareStart, Partition: q, Group: g.cfg.ID, Offset: sp.spso, AutoOffsetReset: g.cfg.ShareAutoOffsetReset})
 	return true
 }
