@@ -437,8 +437,9 @@ var kindFields = []kindSpec[Kind, Event]{
 	{kind: KindConsumerTarget, fields: fs(fGroup, fGroupEpoch, fAssignment)},
 	{kind: KindConsumerRelease, fields: fs(fGroup, fMember, fPartition)},
 	{kind: KindConsumerAssign, fields: fs(fGroup, fMember, fPartition, fOffset),
-		optional: append(only(func(e *Event) bool { return e.AutoOffsetReset != "" }, fAutoOffsetReset),
-			only(answeredByDeposed, fBroker, fFromEpoch)...)},
+		optional: []optional[Event]{
+			{func(e *Event) bool { return e.AutoOffsetReset != "" }, fs(fAutoOffsetReset)},
+			{answeredByDeposed, fs(fBroker, fFromEpoch)}}},
 	{kind: KindConsumerCommit, fields: fs(fGroup, fMember, fPartition, fOffset, fReason),
 		reasons: []string{ReasonAuto, ReasonRevoke, ReasonLeave}},
 	{kind: KindConsumerFetch, fields: fs(fGroup, fMember, fPartition, fBroker, fOffset, fRecords, fHighWatermark)},
