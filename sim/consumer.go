@@ -837,6 +837,11 @@ func (g *consumerGroup) leaderFor(e *engine, p *partition) int {
 // refreshMetadata is the members' metadata update (Metadata.update, on
 // metadata.max.age or requestUpdate): the group learns every partition's
 // current leader; a stale entry it corrects is told.
+//
+// Not inlined: one copy serves its callers, which keeps the playground's
+// WebAssembly module within its size budget.
+//
+//go:noinline
 func (g *consumerGroup) refreshMetadata(e *engine) {
 	g.metaAt = e.now
 	for i, old := range g.meta {

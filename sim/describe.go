@@ -360,14 +360,12 @@ func unavailableWords(e Event, what string) string {
 // answerWords says where a start offset came from (startWords), and, when a
 // leader cut off by isolate answered the lookup, which one.
 func answerWords(e Event) string {
-	if e.Broker == 0 {
-		return startWords(e.AutoOffsetReset)
+	s := startWords(e.AutoOffsetReset)
+	if e.Broker != 0 {
+		s += ", of broker " + strconv.Itoa(e.Broker) + ", which the group's metadata still names; cut off, it believes it still leads epoch " +
+			strconv.Itoa(e.FromEpoch)
 	}
-	from := "auto.offset.reset=" + e.AutoOffsetReset + ", asked of broker " + strconv.Itoa(e.Broker)
-	if e.AutoOffsetReset == "latest" {
-		from = "auto.offset.reset=latest: the high watermark of broker " + strconv.Itoa(e.Broker)
-	}
-	return from + ", which the group's metadata still names; cut off, it believes it still leads epoch " + strconv.Itoa(e.FromEpoch)
+	return s
 }
 
 // startWords says where a consumer's start offset came from: the

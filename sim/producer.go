@@ -309,6 +309,11 @@ func (e *engine) leaderFor(p *partition) int {
 // knowing it, which stays named until the client's refresh clears meta.
 // The producer and every consumer group keep their own meta
 // (Kafka's Metadata, one per client).
+//
+// Not inlined, for the playground module's size budget (see
+// consumerGroup.refreshMetadata).
+//
+//go:noinline
 func (e *engine) metadataLeader(meta *[]int, p *partition) int {
 	for len(*meta) <= p.id {
 		*meta = append(*meta, e.parts[len(*meta)].leader)
