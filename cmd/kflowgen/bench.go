@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"runtime/pprof"
 
 	"github.com/kafkaflow/kflowgen/bench"
 	"github.com/spf13/cobra"
@@ -90,21 +89,15 @@ func runBench(o *benchOptions, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			return fmt.Errorf("cpu profile: %w", err)
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil && cerr != nil {
-				err = fmt.Errorf("cpu profile: %w", cerr)
-			}
-		}()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("cpu profile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer func() {
+		if serr := stop(); err == nil {
+			err = serr
+		}
+	}()
 	if o.againstHugo {
 		return runAgainstHugo(o, src, stdout, stderr)
 	}

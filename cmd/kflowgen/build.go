@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/pprof"
 	"strconv"
 
 	"github.com/kafkaflow/kflowgen/content"
@@ -66,21 +65,15 @@ func newBuildCmd(stdout io.Writer) *cobra.Command {
 // not be removed (site.LeftoverError).
 func runBuild(o *buildOptions, stdout, stderr io.Writer) (err error) {
 	tuneGC()
-	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			return fmt.Errorf("cpu profile: %w", err)
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil && cerr != nil {
-				err = fmt.Errorf("cpu profile: %w", cerr)
-			}
-		}()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("cpu profile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer func() {
+		if serr := stop(); err == nil {
+			err = serr
+		}
+	}()
 	src, dir, err := contentSource(o.contentDir)
 	if err != nil {
 		return err
