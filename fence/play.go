@@ -68,10 +68,22 @@ func FigureID(slug, scenarioID string) string {
 // characters becomes one '-', no '-' at either end. An empty result
 // becomes def.
 func SafeID(s, def string) string {
+	return Slug(s, def, func(r rune, _ bool) bool {
+		return (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')
+	})
+}
+
+// Slug lower-cases s and keeps the runes keep accepts, joining each run of
+// kept runes to the next with one '-' where runes were dropped between
+// them; no '-' at either end, and def when nothing is kept. keep is told,
+// for each rune, whether it would join straight onto a kept rune (true) or
+// start a run (false), so that a mark can be kept after a letter and not
+// alone. SafeID and site's heading ids are its two uses.
+func Slug(s, def string, keep func(r rune, joined bool) bool) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+		if keep(r, b.Len() > 0 && !dash) {
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')
 			}

@@ -2,11 +2,12 @@ package site
 
 import (
 	"strconv"
-	"strings"
 	"unicode"
 
 	"github.com/yuin/goldmark/ast"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/kafkaflow/kflowgen/fence"
 )
 
 // headingIDs gives headings their ids (goldmark's parser.IDs): the
@@ -50,21 +51,7 @@ func (h *headingIDs) Put(value []byte) {
 // the marks that follow them kept; every run of anything else one '-',
 // with none at either end; "section" when nothing is left.
 func headingSlug(text string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(norm.NFC.String(text)) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && b.Len() > 0 && !dash {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return "section"
-	}
-	return b.String()
+	return fence.Slug(norm.NFC.String(text), "section", func(r rune, joined bool) bool {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) && joined
+	})
 }
