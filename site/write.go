@@ -242,13 +242,32 @@ func (s *Site) writeFiles(dir string) error {
 		list.WriteString(f.Path)
 		list.WriteByte('\n')
 	}
-	// The files are written on GOMAXPROCS workers; which comes first does
-	// not matter, as the folder is not in place until every one is.
+	// The files are written one folder to a worker, on up to GOMAXPROCS
+	// workers: two creates in one folder take its inode lock in turn, and
+	// the one waiting spins on it (rwsem_spin_on_owner), so that parallel
+	// writers in one folder cost processor time and gain nothing. Which file
+	// comes first does not matter, as the folder is not in place until
+	// every one is.
+	var groups [][]int
+	group := map[string]int{}
+	for i, f := range s.Files {
+		d := path.Dir(f.Path)
+		g, ok := group[d]
+		if !ok {
+			g = len(groups)
+			group[d] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
 	errs := make([]error, len(s.Files))
 	var mu sync.Mutex
-	parallel(len(s.Files), func(i int) {
-		f := s.Files[i]
-		if errs[i] = os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644); errs[i] == nil {
+	parallel(len(groups), func(g int) {
+		for _, i := range groups[g] {
+			f := s.Files[i]
+			if errs[i] = os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644); errs[i] != nil {
+				return
+			}
 			mu.Lock()
 			step("file")
 			mu.Unlock()
