@@ -64,7 +64,8 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 	var view bytes.Buffer
 	view.WriteString(`<div class="kf-pair">`)
 	var titles []string
-	var tracks []byte
+	scratch := getTracks()
+	tracks := *scratch
 	offset := 0
 	seen := map[KeyStyle]bool{}
 	// Both panels are drawn in one layout, of both traces' topologies
@@ -95,8 +96,9 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 		view.WriteString(`</div>`)
 		// The stepper numbers the marks of both panels in document order,
 		// so the second panel's marks come after the first's.
-		ti, tr := u.encode(s.l.CellW, offset)
-		titles, tracks = append(titles, ti...), joinTracks(tracks, tr)
+		var ti []string
+		ti, tracks = u.encodeTo(s.l.CellW, offset, tracks)
+		titles = append(titles, ti...)
 		offset += len(u.marks)
 		u.release()
 		for _, k := range s.legendKeys() {
@@ -109,6 +111,7 @@ func DrawCompare(a, b *sim.Trace, o Options) (*Drawn, error) {
 	view.WriteString(`</div>`)
 	d.SVG = view.Bytes()
 	d.Tracks = figureJSON(titles, tracks)
+	putTracks(scratch, tracks)
 	d.Caption = compareCaptionParts(poster, labels, a, b, notes[poster]).html("beat "+itoa(poster)+" — ", true)
 	// One class marks the figure as a pair, for the wider layout; a pair
 	// too wide to read side by side is stacked on every screen.

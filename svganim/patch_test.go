@@ -1,13 +1,19 @@
 package svganim
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"io/fs"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kafkaflow/kflowgen/content"
+	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/sim/scenario"
 )
 
 // stepperModel does in Go what stepper.js does in the browser: it starts
@@ -314,6 +320,47 @@ func TestPooledChunksAreClear(t *testing.T) {
 		}
 		for _, c := range got {
 			markChunks.Put(c)
+		}
+	}
+}
+
+// TestPooledTracksStartEmpty: a figure's tracks are written into a buffer
+// from trackScratch that another figure left there, grown and full of its
+// bytes; the tracks script of a figure, single and compared, is the same
+// drawn after a pooled buffer was filled with other bytes as drawn first.
+func TestPooledTracksStartEmpty(t *testing.T) {
+	src, err := fs.ReadFile(content.FS, "acks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, variant, errs := scenario.ParseCompare([]byte(fences(string(src))[0]))
+	if errs != nil || variant == nil {
+		t.Fatalf("acks.md fence 1: %v (variant %v)", errs, variant != nil)
+	}
+	a, b := sim.Run(base), sim.Run(variant)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	tracks := func(compare bool) []byte {
+		var d *Drawn
+		var err error
+		if compare {
+			d, err = DrawCompare(a, b, Options{})
+		} else {
+			d, err = Draw(a, Options{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.d.Tracks
+	}
+	for _, compare := range []bool{false, true} {
+		want := tracks(compare)
+		// The buffer the next figure takes (at one P, the last one Put,
+		// the one the pool held taken first): one holding other bytes.
+		_ = trackScratch.Get()
+		junk := bytes.Repeat([]byte(`["junk"],`), 4096)
+		trackScratch.Put(&junk)
+		if got := tracks(compare); !bytes.Equal(got, want) {
+			t.Errorf("compare %v: after a pooled buffer held other bytes the tracks are\n%.200s\nwant\n%.200s", compare, got, want)
 		}
 	}
 }
