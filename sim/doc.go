@@ -73,11 +73,18 @@
 // in the beat cannot turn it negative. Every error is retriable: the
 // producer retries after retry.backoff beats.
 //
-// Outcomes. acked; sent (acks=0); F (delivery.timeout ran out while every
-// attempt was rejected); U — when a partition's leader changes (new epoch,
-// including going offline), every record of it with a request outstanding
-// and no positive answer on the wire settles U that beat, since the
-// producer cannot know whether it landed; L — an acknowledged record
+// Outcomes. acked; sent (acks=0); F (delivery.timeout ran out and no
+// leader ever appended the record: every attempt was refused before the
+// append, NOT_ENOUGH_REPLICAS or NOT_LEADER_OR_FOLLOWER from a broker that
+// does not lead — the one clean failure); U — when a partition's leader
+// changes (new epoch, including going offline), every record of it with a
+// request outstanding and no positive answer on the wire settles U that
+// beat, since the producer cannot know whether it landed; and a record a
+// leader appended settles U, not F, when delivery.timeout runs out,
+// whatever error its attempts got: REQUEST_TIMED_OUT,
+// NOT_ENOUGH_REPLICAS_AFTER_APPEND and a stepped-down leader's
+// NOT_LEADER_OR_FOLLOWER all answer a record already in the log, which
+// followers may copy and consumers read; L — an acknowledged record
 // settles L on the beat an elected leader's log does not hold it. A
 // positive answer already on the wire still arrives; if the new leader
 // lacks the record it is acknowledged and L on arrival.

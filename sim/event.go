@@ -52,7 +52,7 @@ const (
 	KindAck       Kind = "ack"         // a record was acknowledged
 	KindReject    Kind = "reject"      // a produce request failed with an error code
 	KindFail      Kind = "fail"        // F: delivery.timeout ran out
-	KindUnknown   Kind = "unknown"     // U: the leader changed before the response arrived
+	KindUnknown   Kind = "unknown"     // U: the leader changed before the response arrived, or delivery.timeout ran out after an append or an unknown outcome
 	KindLost      Kind = "lost"        // L: an acknowledged record is not in the new leader's log
 	KindLostOnAck Kind = "lost-on-ack" // L on the beat the acknowledgement arrived
 	KindRetry     Kind = "retry"       // the outcome was unknown; the producer resends (retries)
@@ -116,7 +116,7 @@ const (
 
 	// unknown: why the outcome is unknown.
 	ReasonLeaderChange    = "leader-change"    // the leader changed before the answer arrived
-	ReasonDeliveryTimeout = "delivery-timeout" // delivery.timeout ran out after an unknown outcome
+	ReasonDeliveryTimeout = "delivery-timeout" // delivery.timeout ran out after an unknown outcome or an append answered with an error
 
 	// truncate: how the follower found its truncation offset.
 	ReasonDiverged     = "diverged"      // the logs diverge at ToOffset

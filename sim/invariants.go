@@ -42,7 +42,10 @@ import (
 //     the event says (checkAnswersCrossed);
 //   - with enable.idempotence, no replica's log, a deposed leader's
 //     included, holds a record twice within the producer's last five
-//     batches (checkIdempotentLogs).
+//     batches (checkIdempotentLogs);
+//   - F is a clean failure: a record that settled F was never appended,
+//     is in no replica's log on any beat, and no consumer or share group
+//     fetched, acquired or processed it (checkCleanFailures).
 func CheckInvariants(sc *Scenario, t *Trace) []string {
 	var out []string
 	bad := func(beat int, format string, args ...any) {
@@ -155,6 +158,7 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 	checkLagClock(sc, t, bad)
 	checkIdempotentLogs(sc, t, bad)
 	checkAnswersCrossed(t, bad)
+	checkCleanFailures(t, bad)
 	if sc.Producer.Acks == AcksAll {
 		for _, r := range t.Records {
 			if r.Outcome == OutcomeL {
@@ -163,6 +167,66 @@ func CheckInvariants(sc *Scenario, t *Trace) []string {
 		}
 	}
 	return out
+}
+
+// checkCleanFailures checks that F means what the guide says: the record
+// is not in the log and never will be. A leader appends before it waits
+// (Partition.appendRecordsToLeader, then DelayedProduce), so an error
+// answered after the append — REQUEST_TIMED_OUT,
+// NOT_ENOUGH_REPLICAS_AFTER_APPEND, NOT_LEADER_OR_FOLLOWER from a leader
+// that stepped down with the request parked — leaves a copy that followers
+// may fetch and consumers read; such a record must settle U. A record that
+// settled F has no append, no replica (a deposed leader's included) holds
+// it on any beat, and no consumer-fetch, consumer-process or share-acquire
+// event names it. Runs without an F record cost one pass over the records.
+func checkCleanFailures(t *Trace, bad func(int, string, ...any)) {
+	var failed []bool // record id → settled F
+	for _, r := range t.Records {
+		if r.Outcome != OutcomeF {
+			continue
+		}
+		for len(failed) <= r.ID {
+			failed = append(failed, false)
+		}
+		failed[r.ID] = true
+		if len(r.Appends) > 0 {
+			a := r.Appends[0]
+			bad(r.SettledAt, "record %d settled F, but a leader appended it at offset %d (epoch %d) at beat %d", r.ID, a.Offset, a.LeaderEpoch, a.Beat)
+		}
+	}
+	if failed == nil {
+		return
+	}
+	isF := func(id int) bool { return id > 0 && id < len(failed) && failed[id] }
+	for bi := range t.Beats {
+		b := &t.Beats[bi]
+		for pi := range b.Partitions {
+			p := &b.Partitions[pi]
+			for ri := range p.Replicas {
+				r := &p.Replicas[ri]
+				for o, en := range r.Log {
+					if isF(en.Record) {
+						bad(b.Beat, "p%d broker %d holds record %d at offset %d, which settled F", p.Partition, r.Broker, en.Record, o)
+					}
+				}
+			}
+		}
+		for i := range b.Events {
+			ev := &b.Events[i]
+			switch ev.Kind {
+			case KindConsumerFetch:
+				for _, id := range ev.Records {
+					if isF(id) {
+						bad(b.Beat, "group %s fetched record %d, which settled F", ev.Group, id)
+					}
+				}
+			case KindConsumerProcess, KindShareAcquire:
+				if isF(ev.Record) {
+					bad(b.Beat, "group %s got record %d (%s), which settled F", ev.Group, ev.Record, ev.Kind)
+				}
+			}
+		}
+	}
 }
 
 // checkIdempotentLogs checks, with enable.idempotence, that no replica's

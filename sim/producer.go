@@ -47,8 +47,12 @@ type record struct {
 	// answer was still on the wire: it settles L when the answer arrives.
 	lost bool
 	// resends counts the resends after an unknown outcome (retries);
-	// unknown is true once an attempt's outcome was unknown, so the record
-	// may be in the log: it can no longer end F.
+	// unknown is true once the record may be in the log, so it can no
+	// longer end F: an attempt's outcome was unknown (the leader changed
+	// before the answer), or a leader appended an attempt — whatever that
+	// attempt's answer (REQUEST_TIMED_OUT, NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+	// or NOT_LEADER_OR_FOLLOWER from a purgatory), the copy is in a log and
+	// may be replicated, committed and read (onAppended).
 	resends int
 	unknown bool
 	// sentTo is the broker the latest attempt went to.
@@ -163,9 +167,22 @@ func (pr *producer) current(e *engine, id, attempt int) *record {
 	return r
 }
 
-// onAppended notes that a leader appended record id at offset off.
+// onAppended notes that a leader appended record id at offset off. From
+// then on the record cannot settle F, whatever its answer says: Kafka's
+// leader appends first (Partition.appendRecordsToLeader) and only then
+// parks an acks=all request (DelayedProduce), so REQUEST_TIMED_OUT
+// (DelayedProduce.onExpiration), NOT_ENOUGH_REPLICAS_AFTER_APPEND
+// (Partition.checkEnoughReplicasReachOffset, the high watermark already
+// past it) and the NOT_LEADER_OR_FOLLOWER of a leader that stepped down
+// with it parked all answer a record that is in the log, where followers
+// may copy it and the high watermark pass it. A producer that gives up
+// on it then (delivery.timeout) settles it U. Only a record no leader
+// ever appended — every attempt refused before the append
+// (NOT_ENOUGH_REPLICAS, NOT_LEADER_OR_FOLLOWER from a non-leader) or
+// never sent — is a clean failure.
 func (pr *producer) onAppended(e *engine, id int, off int64, epoch int) {
 	r := e.records[id-1]
+	r.unknown = true
 	r.offset = off
 	r.appends = append(r.appends, Append{Offset: off, LeaderEpoch: epoch, Beat: e.now})
 }

@@ -203,8 +203,8 @@ const (
 	OutcomePending = "pending" // not settled by the last beat
 	OutcomeAcked   = "acked"   // acknowledged and never lost
 	OutcomeSent    = "sent"    // acks=0: left the producer, no answer expected
-	OutcomeF       = "F"       // every attempt rejected until delivery.timeout
-	OutcomeU       = "U"       // leader changed before the response arrived
+	OutcomeF       = "F"       // every attempt refused before the append until delivery.timeout: a clean failure
+	OutcomeU       = "U"       // may be in the log: the leader changed before the answer, or an attempt was appended and answered an error
 	OutcomeL       = "L"       // acknowledged, then truncated away
 )
 
