@@ -177,7 +177,11 @@ func wireTopology(t *sim.Trace, groups []GroupShape) []WireShape {
 // the producer rail's bottom edge, each replica row's middle, each group
 // member row's middle.
 type wireEnds struct {
-	rail    int
+	rail int
+	// bands are the top and bottom y of every broker lane and group
+	// lane, which a token must stay clear of unless one of its ends lies
+	// in it (clearOf).
+	bands   [][2]int
 	rows    map[[2]int]int // broker, partition → y
 	members map[string]int // memberKey → y
 	groups  map[string]int // group → index
@@ -187,11 +191,13 @@ type wireEnds struct {
 func newWireEnds(l Layout) *wireEnds {
 	w := &wireEnds{rail: l.Rail.Bottom(), rows: map[[2]int]int{}, members: map[string]int{}, groups: map[string]int{}, cols: map[string]WireCol{}}
 	for _, lane := range l.Lanes {
+		w.bands = append(w.bands, [2]int{lane.Box.Y, lane.Box.Bottom()})
 		for _, r := range lane.Rows {
 			w.rows[[2]int{lane.Broker, r.Partition}] = r.CellsY + cellH/2
 		}
 	}
 	for i, g := range l.Groups {
+		w.bands = append(w.bands, [2]int{g.Box.Y, g.Box.Bottom()})
 		w.groups[g.Group] = i
 		for _, m := range g.Members {
 			w.members[memberKey(g.Group, m.Member)] = m.Box.Y + m.Box.H/2
@@ -470,16 +476,15 @@ func (s *scene) wireMarks(bi int, add func(mark), full bool) {
 				x: col.X, y: min(y0, y1) + arrowStop, w: 10, h: max(y0, y1) - min(y0, y1) - 2*arrowStop,
 				title: title})
 		}
-		// Stack below any token of this column that the new one would meet.
-		y := (y0 + y1) / 2
-		for moved := true; moved; {
-			moved = false
-			for _, p := range taken {
-				if p.col == ch && y < p.y+tokenH+tokenGap && p.y < y+tokenH+tokenGap {
-					y, moved = p.y+tokenH+tokenGap, true
-				}
+		// Stack below any token of this column that the new one would
+		// meet, and keep it clear of every lane that neither end lies in.
+		var keep [][2]int // centre y ranges (open) the token may not take
+		for _, p := range taken {
+			if p.col == ch {
+				keep = append(keep, [2]int{p.y - tokenH - tokenGap, p.y + tokenH + tokenGap})
 			}
 		}
+		y := w.clearOf((y0+y1)/2, y0, y1, keep)
 		taken = append(taken, placed{ch, y})
 		cls := "kf-msg " + dir + " kf-w-" + string(m.Kind)
 		cls += s.wireKeys(b, m)
@@ -496,6 +501,49 @@ func (s *scene) wireMarks(bi int, add func(mark), full bool) {
 			x: col.X, y: y, w: min(tw, col.W), h: tokenH,
 			text: [3]string{t.text}, title: title})
 	}
+}
+
+// clearOf returns the centre y of a token whose arrow joins the rows at y0
+// and y1, starting from y (the arrow's middle): the first y at or below it
+// where the token meets none of the taken ranges (open intervals of
+// centres, the column's tokens already placed) and no band (broker or
+// group lane) that neither end lies in, with tokenGap to spare. Level with
+// a lane it does not touch, a token reads as that broker's: acks-one-loss's
+// produce of r5 to the new leader, broker 2, rested on its arrow's middle,
+// beside crashed broker 1's row. When the first clear place below lies
+// past the arrow's lower end, the first clear one above is taken if it
+// lies on the arrow; with neither, the one below (a token never overlaps
+// another).
+func (w *wireEnds) clearOf(y, y0, y1 int, taken [][2]int) int {
+	keep := taken
+	for _, b := range w.bands {
+		if (y0 < b[0] || y0 > b[1]) && (y1 < b[0] || y1 > b[1]) {
+			keep = append(keep, [2]int{b[0] - tokenH/2 - tokenGap, b[1] + tokenH/2 + tokenGap})
+		}
+	}
+	hit := func(y int) (int, bool) {
+		for i, k := range keep {
+			if y > k[0] && y < k[1] {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	down := y
+	for i, ok := hit(down); ok; i, ok = hit(down) {
+		down = keep[i][1]
+	}
+	if len(keep) == len(taken) || down+tokenH/2 <= max(y0, y1) {
+		return down
+	}
+	up := y
+	for i, ok := hit(up); ok; i, ok = hit(up) {
+		up = keep[i][0]
+	}
+	if up-tokenH/2 >= min(y0, y1) {
+		return up
+	}
+	return down
 }
 
 // wireArrow is what a token's text starts with: the direction of its

@@ -168,3 +168,43 @@ func TestConsumerFetchNamesItsMember(t *testing.T) {
 		t.Fatalf("the traces draw %d consumer fetches and %d answers; want some of each", n, answers)
 	}
 }
+
+// TestTokensClearOfOtherLanes: at every beat of every trace, a message
+// token lies clear of every broker lane and group lane that neither of
+// its ends is in (its mark id, wt-<end>-<end>-<n>, names them: bBpP a
+// broker's row, mM a member's, pr the producer rail, co the
+// coordinator). A token level with a lane it does not touch reads as that
+// lane's: acks-one-loss's produce of r5 to the new leader, broker 2,
+// rested on its arrow's middle beside crashed broker 1's row at beat 5.
+func TestTokensClearOfOtherLanes(t *testing.T) {
+	for _, nt := range allTraces(t) {
+		s := newScene(nt.t)
+		for bi := range nt.t.Beats {
+			for _, m := range s.draw(bi) {
+				if m.shape != shWire || !strings.HasPrefix(m.id, "wt-") {
+					continue
+				}
+				pair := m.id[len("wt-"):strings.LastIndexByte(m.id, '-')]
+				ends := "-" + pair + "-"
+				tok := wireBox(&m)
+				band := func(b Box) bool { return tok.Y < b.Bottom() && b.Y < tok.Bottom() }
+				for _, lane := range s.l.Lanes {
+					if !strings.Contains(ends, "-b"+itoa(lane.Broker)+"p") && band(lane.Box) {
+						t.Errorf("%s beat %d: token %s %q (y %d–%d) is level with broker %d's lane (y %d–%d), which neither of its ends is in",
+							nt.name, bi, m.id, m.text[0], tok.Y, tok.Bottom(), lane.Broker, lane.Box.Y, lane.Box.Bottom())
+					}
+				}
+				for _, g := range s.l.Groups {
+					own := false
+					for _, mr := range g.Members {
+						own = own || strings.Contains(ends, "-m"+safeID(mr.Member)+"-")
+					}
+					if !own && band(g.Box) {
+						t.Errorf("%s beat %d: token %s %q (y %d–%d) is level with group %s's lane (y %d–%d), which neither of its ends is in",
+							nt.name, bi, m.id, m.text[0], tok.Y, tok.Bottom(), g.Group, g.Box.Y, g.Box.Bottom())
+					}
+				}
+			}
+		}
+	}
+}
