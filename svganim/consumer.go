@@ -42,6 +42,50 @@ var idleChipW = 8 + textW("left: max.poll.interval", false)
 // chipWords explains a full-width chip's numbers in its title.
 const chipWords = ": pos is its position, the next offset it hands to processing; com is the group's committed offset, where a new owner would start"
 
+// comKeys are what a consumer group's header says at the right end of its
+// first line when a member row's chips say "com" (saysCom): the chips have
+// no room for the words (sim.GroupPartition.Committed, the offset the
+// group committed for the partition with OffsetCommit, which Kafka's
+// consumer reads back as KafkaConsumer.committed), so the header says them
+// once, in sight; a chip's title needs hovering, which a phone cannot do.
+// Longest first: drawComKey takes the first that fits.
+var comKeys = [...]string{"com = committed offset", "com = committed"}
+
+// drawComKey draws a comKeys wording in group lane gl's header (gid is the
+// group's mark id) when its chips say "com" and the wording fits right of
+// the group's name (13-unit bold type) with 12 units between them.
+func (s *scene) drawComKey(gl GroupLane, gid string, add func(mark)) {
+	if !s.saysCom(gl) {
+		return
+	}
+	for _, key := range comKeys {
+		kw := textW(key, false)
+		if 8+textW(gl.Group, true)*13/12+1+12+kw+8 <= gl.Box.W {
+			add(mark{id: gid + "-key", layer: layerLabel, shape: shLabel, cls: "kf-mnote kf-comkey",
+				x: gl.Box.Right() - 8 - kw, y: gl.Box.Y + 16, text: [3]string{key},
+				title: "com on a chip is the group's committed offset for that partition: where a new owner would start reading"})
+			return
+		}
+	}
+}
+
+// saysCom reports whether some member row of group lane gl shows a full
+// chip (chipWidth) for a partition it owns at some beat of the trace: a
+// chip that says "com".
+func (s *scene) saysCom(gl GroupLane) bool {
+	for _, mr := range gl.Members {
+		k := memberKey(gl.Group, mr.Member)
+		if !s.memo().owns[k] {
+			continue
+		}
+		room := mr.Box.Right() - busyW - chipGap - (mr.Box.X + memberLabelW)
+		if _, full := s.chipWidth(gl.Group, mr.Member, room); full {
+			return true
+		}
+	}
+	return false
+}
+
 // stateNote is the short note after a member's chips for states other
 // than active and idle.
 var stateNote = map[string]string{
@@ -224,6 +268,7 @@ func chipText(p int, kind string, gp *sim.GroupPartition) string {
 // either side). Keys are memberKey(group, member).
 type consumerMemo struct {
 	most, widest map[string]int
+	owns         map[string]bool // the member owns a partition at some beat
 }
 
 // memo returns the scene's consumer memo, building it on first use.
@@ -231,7 +276,7 @@ func (s *scene) memo() *consumerMemo {
 	if s.consumer != nil {
 		return s.consumer
 	}
-	c := &consumerMemo{most: map[string]int{}, widest: map[string]int{}}
+	c := &consumerMemo{most: map[string]int{}, widest: map[string]int{}, owns: map[string]bool{}}
 	for bi := range s.t.Beats {
 		b := &s.t.Beats[bi]
 		for gi := range b.Groups {
@@ -246,6 +291,7 @@ func (s *scene) memo() *consumerMemo {
 			for _, m := range g.Members {
 				k := memberKey(g.Group, m.Member)
 				c.most[k] = max(c.most[k], len(m.Partitions)+len(m.Assigning))
+				c.owns[k] = c.owns[k] || len(m.Partitions) > 0
 				for _, p := range m.Partitions {
 					c.widest[k] = max(c.widest[k], 8+textW(chipText(p, "owned", parts[p]), false))
 				}

@@ -200,3 +200,34 @@ func (s *scene) findMark(bi int, id string) mark {
 	}
 	return mark{}
 }
+
+// TestComChipsExplained: at every beat of every trace where a member
+// row's chip says "com" (the group's committed offset), that group's
+// header says in sight what it is, "com = committed offset" (or "com = committed" beside a long group name): a chip's
+// title is not seen without hovering, and "com" alone read as nothing a
+// reader knows.
+func TestComChipsExplained(t *testing.T) {
+	for _, nt := range allTraces(t) {
+		s := newScene(nt.t)
+		for bi := range nt.t.Beats {
+			says, header := map[string]bool{}, map[string]string{}
+			for _, m := range s.draw(bi) {
+				g, _, _ := strings.Cut(m.id, "-")
+				if strings.Contains(m.cls, "kf-chip") && strings.Contains(m.text[0], " · com ") {
+					says[g] = true
+				}
+				if m.shape == shBand && strings.Contains(m.cls, "kf-group") {
+					header[m.id] = m.text[1]
+				}
+				if strings.HasSuffix(m.id, "-key") && m.shape == shLabel {
+					header[strings.TrimSuffix(m.id, "-key")] += " " + m.text[0]
+				}
+			}
+			for g := range says {
+				if !strings.Contains(header[g], "com = committed") {
+					t.Errorf("%s beat %d: %s's chips say com, its header says only %q", nt.name, bi, g, header[g])
+				}
+			}
+		}
+	}
+}

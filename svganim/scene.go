@@ -1185,6 +1185,9 @@ func (s *scene) drawGroup(b *sim.Beat, gi int, add func(mark)) {
 		x: gl.Box.X, y: gl.Box.Y, w: gl.Box.W, h: gl.Box.H,
 		text:  [3]string{gl.Group, kind + ", epoch " + itoa(g.GroupEpoch)},
 		title: kind + " " + gl.Group + " (the coordinator bumps its group epoch on every membership change)"})
+	if g.Type == "consumer" {
+		s.drawComKey(gl, gid, add) // consumer.go
+	}
 	members := map[string]*sim.Member{}
 	for i := range g.Members {
 		members[g.Members[i].Member] = &g.Members[i]
