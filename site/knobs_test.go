@@ -50,10 +50,11 @@ func TestBuildKnobFigure(t *testing.T) {
 		`<div class="kf-var" data-v="1"`,
 		`href="#acks--acks-crash@8?producer.acks=0"`,
 		`href="acks.html#acks--acks-crash?producer.acks=all"`,
-		// acks=0: six sent; acks=1: 3 acked, 1 U, 2 L; acks=all: 3 acked, 3 U.
-		`<tr><td>0</td><td>0</td><td>6</td><td>0</td><td>0</td><td>0</td>`,
-		`<tr class="kf-on"><td>1</td><td>3</td><td>0</td><td>0</td><td>1</td><td>2</td>`,
-		`<tr><td>all</td><td>3</td><td>0</td><td>0</td><td>3</td><td>0</td>`,
+		// acks=0: six sent; acks=1: 3 acked, 1 U, 2 L; acks=all: 3 acked, 3 U;
+		// each cell names its column (data-h), which a phone's card shows.
+		`<tr><td data-h="acks">0</td><td data-h="acked">0</td><td data-h="sent">6</td><td data-h="F">0</td><td data-h="U">0</td><td data-h="L">0</td>`,
+		`<tr class="kf-on"><td data-h="acks">1</td><td data-h="acked">3</td><td data-h="sent">0</td><td data-h="F">0</td><td data-h="U">1</td><td data-h="L">2</td>`,
+		`<tr><td data-h="acks">all</td><td data-h="acked">3</td><td data-h="sent">0</td><td data-h="F">0</td><td data-h="U">3</td><td data-h="L">0</td>`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("acks.html lacks %q", want)
@@ -113,7 +114,7 @@ func TestGuideOutcomeTablesShowTheKnob(t *testing.T) {
 	}
 	table := regexp.MustCompile(`(?s)<table class="kf-outcomes">.*?</table>`)
 	row := regexp.MustCompile(`(?s)<tr[^>]*>(.*?)</tr>`)
-	cell := regexp.MustCompile(`<td( rowspan="\d+")?>([^<]*)</td>`)
+	cell := regexp.MustCompile(`<td( rowspan="\d+")? data-h="[^"]*">([^<]*)</td>`)
 	tables := 0
 	for _, f := range s.Files {
 		name := f.Path

@@ -223,6 +223,8 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 	}
 	fmt.Fprintf(b, `<table class="kf-outcomes"><caption>Every combination at the end of the run: how many records settled each way, each partition's high watermark and ISR, and what each group made of the records (the figure shows <span>%s</span>)</caption>`,
 		escapeCaption(strings.Join(shown, ", ")))
+	// Every body cell names its column (data-h), which a phone shows
+	// before it where the rows stack as cards (kf-knobs.css).
 	b.WriteString("<thead><tr>")
 	for _, k := range knobs {
 		fmt.Fprintf(b, `<th scope="col">%s</th>`, escapeCaption(k.Name))
@@ -251,14 +253,14 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 			if ri == 0 {
 				for ki, k := range knobs {
 					if len(v.Runs) > 1 {
-						fmt.Fprintf(b, `<td rowspan="%d">%s</td>`, len(v.Runs), escapeCaption(k.Values[v.Choice[ki]]))
+						fmt.Fprintf(b, `<td rowspan="%d" data-h="%s">%s</td>`, len(v.Runs), escapeCaption(k.Name), escapeCaption(k.Values[v.Choice[ki]]))
 					} else {
-						fmt.Fprintf(b, "<td>%s</td>", escapeCaption(k.Values[v.Choice[ki]]))
+						fmt.Fprintf(b, `<td data-h="%s">%s</td>`, escapeCaption(k.Name), escapeCaption(k.Values[v.Choice[ki]]))
 					}
 				}
 			}
 			if pair {
-				fmt.Fprintf(b, "<td>%s</td>", escapeCaption(panelName(t)))
+				fmt.Fprintf(b, `<td data-h="run">%s</td>`, escapeCaption(panelName(t)))
 			}
 			count := map[string]int{}
 			for _, r := range t.Records {
@@ -266,7 +268,7 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 			}
 			for _, o := range outcomes {
 				if used[o] {
-					fmt.Fprintf(b, "<td>%d</td>", count[o])
+					fmt.Fprintf(b, `<td data-h="%s">%d</td>`, o, count[o])
 				}
 			}
 			lastBeat := t.Beats[len(t.Beats)-1]
@@ -283,9 +285,9 @@ func outcomeTable(b *bytes.Buffer, knobs []Knob, variants []Variant, def int) {
 				}
 				isr = append(isr, prefix+"["+strings.Join(ids, " ")+"]")
 			}
-			fmt.Fprintf(b, "<td>%s</td><td>%s</td>", strings.Join(hw, ", "), strings.Join(isr, ", "))
+			fmt.Fprintf(b, `<td data-h="high watermark">%s</td><td data-h="ISR">%s</td>`, strings.Join(hw, ", "), strings.Join(isr, ", "))
 			for _, g := range groups {
-				fmt.Fprintf(b, "<td>%s</td>", escapeCaption(groupOutcome(lastBeat, g.Group)))
+				fmt.Fprintf(b, `<td data-h="%s">%s</td>`, escapeCaption(g.Group), escapeCaption(groupOutcome(lastBeat, g.Group)))
 			}
 			b.WriteString("</tr>")
 		}
