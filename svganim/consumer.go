@@ -53,7 +53,8 @@ var comKeys = [...]string{"com = committed offset", "com = committed"}
 
 // drawComKey draws a comKeys wording in group lane gl's header (gid is the
 // group's mark id) when its chips say "com" and the wording fits right of
-// the group's name (13-unit bold type) with 12 units between them.
+// the group's name (13-unit bold type) with 12 units between them. Its
+// title is short: the key says the rest, and a page's budget counts bytes.
 func (s *scene) drawComKey(gl GroupLane, gid string, add func(mark)) {
 	if !s.saysCom(gl) {
 		return
@@ -62,8 +63,7 @@ func (s *scene) drawComKey(gl GroupLane, gid string, add func(mark)) {
 		kw := textW(key, false)
 		if 8+textW(gl.Group, true)*13/12+1+12+kw+8 <= gl.Box.W {
 			add(mark{id: gid + "-key", layer: layerLabel, shape: shLabel, cls: "kf-mnote kf-comkey",
-				x: gl.Box.Right() - 8 - kw, y: gl.Box.Y + 16, text: [3]string{key},
-				title: "com on a chip is the group's committed offset for that partition: where a new owner would start reading"})
+				x: gl.Box.Right() - 8 - kw, y: gl.Box.Y + 16, text: [3]string{key}, title: "committed offset"})
 			return
 		}
 	}
