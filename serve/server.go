@@ -412,7 +412,7 @@ func (s *Server) rebuild() BuildResult {
 	// after (site.Options.DeferVariants): the reload does not wait for
 	// pictures that no page shows until a reader picks them. The first
 	// build, which nobody waits on, draws everything at once.
-	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, Pages: &s.pages, EngineVersion: EngineVersion, Output: s.o.OutDir,
+	opts := site.Options{Content: s.contentFS(), ContentName: s.o.ContentName, Cache: s.cache, Pages: &s.pages, EngineVersion: EngineVersion, Output: s.o.OutDir, ContentDir: s.o.ContentDir,
 		DeferVariants: s.gen != nil}
 	if s.templates != nil {
 		opts.Templates, opts.TemplatesName = s.templates, s.templatesName()

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -689,6 +690,16 @@ func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []s
 			}
 			return nil
 		}
+		// A link the build would not read (an editor's backup) is left
+		// alone, as any such file is.
+		if d.Type()&fs.ModeSymlink != 0 && publishedName(name) {
+			if at, ok := out.linkInto(p); ok {
+				errs = append(errs, sim.Error{File: path.Join(contentName, p), Pos: sim.Pos{Line: 1, Col: 1},
+					Msg: "this symbolic link points into the output folder " + sim.EscapeName(out.name) + " (" + sim.EscapeName(at) +
+						"), which the build replaces: each build would read what the previous one wrote; remove the link or build into another folder (--out)"})
+				return nil
+			}
+		}
 		isLink := d.Type()&fs.ModeSymlink != 0 && path.Ext(name) != ".md"
 		var info fs.FileInfo
 		if isLink {
@@ -738,7 +749,7 @@ func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []s
 				}
 				return nil
 			}
-			if out != nil && os.SameFile(info, out.info) {
+			if out != nil && out.info != nil && os.SameFile(info, out.info) {
 				return refuse("reaches the output folder "+sim.EscapeName(out.name),
 					"which the build replaces: each build would publish the previous site inside the new one, one level deeper; remove the link or build into another folder (--out)")
 			}
@@ -798,10 +809,65 @@ func markdownNotPage(name string) string {
 }
 
 // outFolder is the output folder readPages must not walk into: its name as
-// the user gave it, and what os.Stat said of it.
+// the user gave it, what os.Stat said of it (nil when it does not exist
+// yet), its absolute path with every link resolved (resolvePath), and the
+// operating system's path of the content folder ("" when the content is
+// not a folder of it).
 type outFolder struct {
-	name string
-	info fs.FileInfo
+	name       string
+	info       fs.FileInfo
+	abs        string
+	contentDir string
+}
+
+// linkInto reports whether the symbolic link at p (slash-separated, in the
+// content folder) leads, through any chain of links, to the output folder
+// or into it, and returns where it leads (resolved as resolvePath does).
+// Unlike a Stat it needs no target to exist: on the first build the
+// output folder is not made yet, and the next build would read, through
+// the link, what the previous one wrote.
+func (o *outFolder) linkInto(p string) (string, bool) {
+	if o == nil || o.contentDir == "" || o.abs == "" {
+		return "", false
+	}
+	cur := filepath.Join(o.contentDir, filepath.FromSlash(p))
+	for range 40 { // as many links as Linux follows (ELOOP)
+		t, err := os.Readlink(cur)
+		if err != nil {
+			break // not a link (any more): cur is where it leads
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(cur), t)
+		}
+		cur = t
+	}
+	at := resolvePath(cur)
+	if at == o.abs && o.info != nil {
+		return "", false // the walk's own check names a link to the folder itself
+	}
+	return at, at == o.abs || strings.HasPrefix(at, o.abs+string(filepath.Separator))
+}
+
+// resolvePath is p made absolute with the links of its longest existing
+// leading part resolved (filepath.EvalSymlinks), the rest, which does not
+// exist yet, joined on unchanged; "" when the working folder is unknown.
+func resolvePath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return ""
+	}
+	rest := ""
+	for dir := abs; ; {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = up
+	}
 }
 
 // publishedName reports whether a file of the content folder with this

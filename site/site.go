@@ -67,6 +67,12 @@ type Options struct {
 	// the link: the previous build would be published inside the new one,
 	// one level deeper with each build.
 	Output string
+	// ContentDir is the operating system's path of the folder Content
+	// reads ("" when Content is not one, as for the built-in guide; Build
+	// sets it to its contentDir). With Output, it lets the walk refuse a
+	// symbolic link that points into the output folder even when its
+	// target is not written yet, as on the first build.
+	ContentDir string
 }
 
 // Site is a generated site held in memory: every output file, plus what
@@ -170,8 +176,9 @@ func generate(o Options) (*Site, error) {
 	}
 	var out *outFolder
 	if o.Output != "" {
+		out = &outFolder{name: o.Output, abs: resolvePath(o.Output), contentDir: o.ContentDir}
 		if info, err := os.Stat(o.Output); err == nil && info.IsDir() {
-			out = &outFolder{name: o.Output, info: info}
+			out.info = info
 		}
 	}
 	paths, staticPaths, err := readPages(o.Content, o.ContentName, out)
@@ -943,6 +950,9 @@ func readAssets(tfs fs.FS, c *PageCache) ([]File, error) {
 func Build(o Options, out, contentDir string) (*Site, error) {
 	if o.Output == "" {
 		o.Output = out
+	}
+	if o.ContentDir == "" {
+		o.ContentDir = contentDir
 	}
 	s, err := Generate(o)
 	if err != nil {

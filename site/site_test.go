@@ -1395,3 +1395,70 @@ func TestLinkErrorsCapped(t *testing.T) {
 		t.Errorf("b.md: %d errors, last %q; want %d, the last %q", len(b), b[len(b)-1], MaxLinkErrors+1, wantB)
 	}
 }
+
+// TestLinkIntoOutput (hostile13 F1): a symbolic link in the content folder
+// to a file inside the output folder (or to a folder in it, or to the
+// output folder before it exists) points to nothing on the first build and
+// to the previous build's output on the next: the site would read its own
+// output. Every build refuses it, naming the link and the output folder,
+// and leaves the output as it was.
+func TestLinkIntoOutput(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "content")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.md"), page("title: P", "Text.").Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "public")
+	build := func() error {
+		_, err := Build(Options{Content: os.DirFS(dir), ContentName: "content"}, out, dir)
+		return err
+	}
+	for _, c := range []struct{ name, target string }{
+		{"copy.html", "../public/index.html"},
+		{"page.md", "../public/p.html"},
+		{"assets", "../public/assets"},
+		{"pub", "../public"},
+	} {
+		link := filepath.Join(dir, c.name)
+		if err := os.Symlink(c.target, link); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+		for _, first := range []bool{true, false} {
+			if !first {
+				// Build once without the link, so that its target exists.
+				if err := os.Rename(link, link+".off~"); err != nil {
+					t.Fatal(err)
+				}
+				if err := build(); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(link+".off~", link); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := os.RemoveAll(out); err != nil {
+				t.Fatal(err)
+			}
+			before := listTree(t, root)
+			err := build()
+			at := filepath.Join(out, strings.TrimPrefix(strings.TrimPrefix(c.target, "../public"), "/"))
+			want := "content/" + c.name + ":1:1: this symbolic link points into the output folder " + out + " (" + at +
+				"), which the build replaces: each build would read what the previous one wrote; remove the link or build into another folder (--out)"
+			if c.name == "pub" && !first {
+				want = "content/pub:1:1: following this symbolic link reaches the output folder " + out +
+					", which the build replaces: each build would publish the previous site inside the new one, one level deeper; remove the link or build into another folder (--out)"
+			}
+			if err == nil || err.Error() != want {
+				t.Errorf("%s, first build %v: got\n%v\nwant\n%s", c.name, first, err, want)
+			}
+			if after := listTree(t, root); after != before {
+				t.Errorf("%s: the refused build changed the folders:\n%s\nwas\n%s", c.name, after, before)
+			}
+		}
+		if err := os.Remove(link); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
