@@ -667,6 +667,14 @@ func readPages(fsys fs.FS, contentName string, out *outFolder) (paths, files []s
 			if p == "." {
 				return err // the content folder itself
 			}
+			if errors.Is(err, fs.ErrNotExist) {
+				// Listed by its parent, gone before it was read: it
+				// was deleted (an editor's temporary folder).
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
 			// A folder that cannot be listed (or an entry gone since
 			// it was): reported at it, and the walk goes on, so that
 			// every such folder is reported at once.

@@ -219,6 +219,7 @@ func generate(o Options) (*Site, error) {
 	type parsedPage struct {
 		pg   *Page
 		errs sim.ErrorList
+		gone bool // deleted since the walk listed it
 	}
 	read := make([]parsedPage, len(paths))
 	parallel(len(paths), func(i int) {
@@ -230,6 +231,11 @@ func generate(o Options) (*Site, error) {
 		src, err := readPage(o.Content, p, file)
 		var big *pageSizeError
 		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Listed by the walk, gone before it was read (an editor
+			// saving by rename, a page deleted while serve rebuilds):
+			// the page was deleted, as the next listing will say.
+			read[i].gone = true
 		case errors.As(err, &big):
 			// Left unread; it stays a page, so links to it do not fail too.
 			read[i].errs = sim.ErrorList{{File: file, Pos: sim.Pos{Line: 1, Col: 1}, Msg: big.msg}}
@@ -252,6 +258,21 @@ func generate(o Options) (*Site, error) {
 			}
 		}
 	})
+	kept := paths[:0:0]
+	for i, p := range paths {
+		if !read[i].gone {
+			read[len(kept)] = read[i]
+			kept = append(kept, p)
+		}
+	}
+	paths, read = kept, read[:len(kept)]
+	if len(paths) == 0 {
+		name := o.ContentName
+		if name == "" {
+			name = "the content folder"
+		}
+		return nil, fmt.Errorf("%s holds no pages (*.md files)", name)
+	}
 	var errs sim.ErrorList
 	parsed := make([]*Page, len(paths))
 	for i := range paths {

@@ -80,6 +80,13 @@ func staticFiles(fsys fs.FS, contentName string, ps []string, taken map[string]b
 		data, err := readStatic(fsys, p)
 		var big *staticSizeError
 		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Listed by the walk, deleted before it was read (an
+			// editor's save by rename): as if never listed.
+			delete(static, p)
+			delete(staticOuts, out)
+			delete(byOut, norm.NFC.String(out))
+			continue
 		case errors.As(err, &big):
 			fail("this file is %d bytes: Kafka Flow publishes files of at most %d bytes (%d MiB) from the content folder", big.size, MaxStaticBytes, MaxStaticBytes>>20)
 			continue
