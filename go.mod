@@ -12,7 +12,6 @@ require (
 	github.com/tdewolff/minify/v2 v2.24.25
 	github.com/yuin/goldmark v1.8.7
 	go.abhg.dev/goldmark/frontmatter v0.2.0
-	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.44.0
@@ -28,5 +27,3 @@ require (
 	github.com/tdewolff/parse/v2 v2.8.20 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
-
-replace go.yaml.in/yaml/v3 => ./third_party/yaml

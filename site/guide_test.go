@@ -15,9 +15,9 @@ import (
 	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
-	"go.yaml.in/yaml/v3"
 )
 
 // notConcepts are the guide's pages that teach no single concept (by slug

@@ -19,6 +19,7 @@ import (
 	"github.com/kafkaflow/kflowgen/fence"
 	"github.com/kafkaflow/kflowgen/sim"
 	"github.com/kafkaflow/kflowgen/sim/scenario"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -28,7 +29,6 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.abhg.dev/goldmark/frontmatter"
-	"go.yaml.in/yaml/v3"
 )
 
 // Page is one content page after parsing: its front matter, its Markdown

@@ -154,7 +154,9 @@ func versionString() string {
 // ("+dirty" for a modified tree). When the version is "(devel)" it adds
 // the settings vcs.revision ("commit <sha>") and vcs.modified
 // ("(modified)") when they are there, and otherwise says that no commit
-// was stamped and why: go run, -buildvcs=false and a linked git worktree
+// was stamped and why: go run, -buildvcs=false (on the command line or in
+// GOFLAGS, which the binary cannot tell apart: the flag is not among the
+// settings recorded) and a linked git worktree
 // (whose .git is a file, which the toolchain does not take for a
 // repository: golang/go#58218) leave the settings out, and a bare
 // "(devel)" read as if it named a build.
@@ -180,7 +182,7 @@ func moduleVersion(bi *debug.BuildInfo) string {
 		}
 	}
 	if v == "(devel)" && !stamped {
-		v = "(devel, no commit stamped: go run, -buildvcs=false and git worktrees leave it out; go build in the clone stamps it)"
+		v = "(devel, no commit stamped: go run, a linked git worktree and -buildvcs=false, also when GOFLAGS holds it (see go env GOFLAGS), leave it out; go build -buildvcs=true ./cmd/kflowgen in a clone stamps it)"
 	}
 	return v
 }

@@ -4,7 +4,7 @@ import (
 	"reflect"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // Side-by-side figures. A fence may hold a compare mapping: the settings

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // expectKeys are the keys of an expect entry: selectors first, then the

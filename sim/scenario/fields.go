@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // section is one mapping of the fence with its own set of keys.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // Knobs. A fence may offer the reader a few settings to change, each with

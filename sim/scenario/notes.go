@@ -2,7 +2,7 @@ package scenario
 
 import (
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // Presentation keys: they choose what a figure shows and never change the

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // Parse reads one scenario: the YAML body of a ```kflow fence or a bare

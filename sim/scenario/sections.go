@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // topic reads the topic mapping (n is nil when the fence leaves it out).

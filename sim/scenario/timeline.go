@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // timelineEntry is a parsed timeline entry with the nodes its later checks

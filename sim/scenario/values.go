@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // Limits on text the parser enforces itself (sim.Max* covers the rest).

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kafkaflow/kflowgen/sim"
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // YAMLError turns an error of the YAML library reading src into the place

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/kafkaflow/kflowgen/third_party/yaml"
 )
 
 // TestSyntaxErrorMarks: the error keeps upstream's text and carries the

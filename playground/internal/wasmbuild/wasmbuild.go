@@ -33,7 +33,7 @@ const Command = "go generate ./playground"
 // compiled without inlining (-gcflags=…=-l): it reads a fence once per
 // Run, and its inlined copies cost the module 18 KB of gzip (gzip -9:
 // 1,568,927 → 1,550,700 bytes), with the module at the 1.5 MB budget.
-var Flags = []string{"-trimpath", "-buildvcs=false", "-gcflags=go.yaml.in/yaml/v3=-l", "-ldflags=-s -w -buildid="}
+var Flags = []string{"-trimpath", "-buildvcs=false", "-gcflags=github.com/kafkaflow/kflowgen/third_party/yaml=-l", "-ldflags=-s -w -buildid="}
 
 // Env is the environment the module is built in: the caller's, with the
 // target set and the settings that would change the bytes pinned.
