@@ -164,7 +164,7 @@ func templatesSource(flag string) (string, error) {
 	// files".
 	for _, name := range []string{"layout.html", "index.html"} {
 		if st, err := os.Stat(filepath.Join(flag, name)); err != nil || !st.Mode().IsRegular() {
-			return "", fmt.Errorf("templates folder %s has no %s: it holds layout.html (every page), index.html (the home page) and the assets they load, as kflowgen's own templates/ folder does", slashDir(flag), name)
+			return "", fmt.Errorf("templates folder %s has no %s: a templates folder must hold layout.html (every page), index.html (the home page) and the assets they load, as kflowgen's own templates/ folder does", slashDir(flag), name)
 		}
 	}
 	return flag, nil
