@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 
 	"github.com/kafkaflow/kflowgen/bench"
 	"github.com/spf13/cobra"
@@ -74,9 +76,10 @@ func newBenchCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the benchmark to this file")
 	f.StringVar(&o.chromium, "chromium", "auto", `Chromium to time the playground in: a path, "auto" ($CHROMIUM, else chromium on PATH; skipped when none), or "none"`)
 	f.BoolVar(&o.againstHugo, "against-hugo", false, "instead, time cold builds and saves side by side with Hugo on sites of the same pages")
-	f.IntSliceVar(&o.pages, "pages", []int{0, 288, 1000}, "with --against-hugo: the sites' page counts for cold builds (0 or less than the guide's: the guide itself)")
-	f.IntSliceVar(&o.savePages, "save-pages", []int{0, 500}, "with --against-hugo: the sites' page counts for save-to-reload")
-	f.IntSliceVar(&o.variedPages, "varied-pages", []int{288}, "with --against-hugo: the page counts for cold builds of sites whose copies' fences all differ")
+	o.pages, o.savePages, o.variedPages = []int{0, 288, 1000}, []int{0, 500}, []int{288}
+	f.Var((*pageCounts)(&o.pages), "pages", "with --against-hugo: the sites' page counts for cold builds (0 or less than the guide's: the guide itself; '' for none)")
+	f.Var((*pageCounts)(&o.savePages), "save-pages", "with --against-hugo: the sites' page counts for save-to-reload ('' for none)")
+	f.Var((*pageCounts)(&o.variedPages), "varied-pages", "with --against-hugo: the page counts for cold builds of sites whose copies' fences all differ ('' for none)")
 	return cmd
 }
 
@@ -149,3 +152,34 @@ func runAgainstHugo(o *benchOptions, guide fs.FS, stdout, stderr io.Writer) erro
 // selfEnv is added to the environment of the kflowgen that --against-hugo
 // runs (tests set it so that their binary acts as kflowgen).
 var selfEnv []string
+
+// pageCounts is the value of bench's --pages, --save-pages and
+// --varied-pages: page counts separated by commas, where an empty value
+// ("--save-pages ”") asks for no such rows. pflag's own int slice reads
+// "" as one empty number and fails.
+type pageCounts []int
+
+func (p *pageCounts) String() string {
+	s := make([]string, len(*p))
+	for i, n := range *p {
+		s[i] = strconv.Itoa(n)
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+func (p *pageCounts) Set(v string) error {
+	*p = nil
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a page count: give whole numbers ≥ 0 separated by commas, or '' for none", f)
+		}
+		*p = append(*p, n)
+	}
+	return nil
+}
+
+func (p *pageCounts) Type() string { return "ints" }

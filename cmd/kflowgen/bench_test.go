@@ -84,3 +84,20 @@ func TestBenchAgainstHugo(t *testing.T) {
 		}
 	}
 }
+
+// --pages, --save-pages and --varied-pages take '' for no rows (pflag's int
+// slice failed on it with strconv's message) and name a bad count.
+func TestBenchPageCounts(t *testing.T) {
+	for in, want := range map[string]string{"": "[]", " ": "[]", "0,288, 1000": "[0,288,1000]", "500": "[500]"} {
+		var p pageCounts
+		if err := p.Set(in); err != nil || p.String() != want {
+			t.Errorf("Set(%q): %v, %v; want %s", in, p.String(), err, want)
+		}
+	}
+	for _, in := range []string{"x", "1,,2", "-5", "1.5"} {
+		var p pageCounts
+		if err := p.Set(in); err == nil || !strings.Contains(err.Error(), "is not a page count") {
+			t.Errorf("Set(%q): %v, want an error naming the count", in, err)
+		}
+	}
+}
