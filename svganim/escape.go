@@ -79,12 +79,27 @@ func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
 // the quotes: a JSON string written in pieces, each split from the next
 // between two whole runes, is the pieces' chars between one pair of quotes.
 func appendJSONChars[S ~string | ~[]byte](b []byte, s S) []byte {
+	return appendEscaped(b, s, &jsonPlain)
+}
+
+// appendScriptChars appends s as appendJSONChars does but with < > & as
+// they are: the chars of a JSON string in a script file of its own (a
+// variant's, KnobAsset), where no HTML parser looks for "</script>", so
+// that the markup's every tag is not six bytes longer (the varied
+// 288-page site's variant scripts: 11.5 MB with them escaped).
+func appendScriptChars[S ~string | ~[]byte](b []byte, s S) []byte {
+	return appendEscaped(b, s, &scriptPlain)
+}
+
+// appendEscaped is appendJSONChars with plain saying which ASCII bytes
+// are written as they are.
+func appendEscaped[S ~string | ~[]byte](b []byte, s S, plain *[utf8.RuneSelf]bool) []byte {
 	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if jsonPlain[c] {
+			if plain[c] {
 				i++
 				continue
 			}
@@ -140,5 +155,12 @@ var jsonPlain = func() (t [utf8.RuneSelf]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
 	}
+	return t
+}()
+
+// scriptPlain is jsonPlain with < > & plain (appendScriptChars).
+var scriptPlain = func() (t [utf8.RuneSelf]bool) {
+	t = jsonPlain
+	t['<'], t['>'], t['&'] = true, true, true
 	return t
 }()

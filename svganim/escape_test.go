@@ -190,3 +190,32 @@ func TestFigureJSON(t *testing.T) {
 		}
 	})
 }
+
+// TestScriptChars: a variant script's string is what encoding/json writes
+// with HTML escaping off, so < > & stay as they are while quotes,
+// backslashes, control bytes, U+2028/U+2029 and bad UTF-8 are escaped as
+// before, and it reads back as the markup it was made of.
+func TestScriptChars(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		s := rapid.StringOf(rapid.SampledFrom([]rune{'<', '>', '&', '"', '\\', '\n', '\t', 0x01, 'a', ' ', '/', 'é', 0x2028, 0x2029, '\u00a0'})).Draw(rt, "s")
+		var b bytes.Buffer
+		e := json.NewEncoder(&b)
+		e.SetEscapeHTML(false)
+		if err := e.Encode(s); err != nil {
+			rt.Fatal(err)
+		}
+		want := strings.TrimSuffix(b.String(), "\n")
+		got := `"` + string(appendScriptChars(nil, []byte(s))) + `"`
+		if got != want {
+			rt.Fatalf("appendScriptChars(%q) = %s, encoding/json without HTML escaping %s", s, got, want)
+		}
+		var back string
+		if err := json.Unmarshal([]byte(got), &back); err != nil || back != s {
+			rt.Fatalf("%s reads back as %q (%v), want %q", got, back, err, s)
+		}
+	})
+	// Invalid UTF-8 is replaced, as appendJSONChars replaces it.
+	if got, want := string(appendScriptChars(nil, []byte("a\xffb<"))), `a\ufffdb<`; got != want {
+		t.Errorf("appendScriptChars of bad UTF-8 = %s, want %s", got, want)
+	}
+}
