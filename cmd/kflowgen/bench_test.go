@@ -85,7 +85,7 @@ func TestBenchAgainstHugo(t *testing.T) {
 	}
 }
 
-// --pages, --save-pages and --varied-pages take '' for no rows (pflag's int
+// --pages, --save-pages and --varied-pages take "" for no rows (pflag's int
 // slice failed on it with strconv's message) and name a bad count.
 func TestBenchPageCounts(t *testing.T) {
 	for in, want := range map[string]string{"": "[]", " ": "[]", "0,288, 1000": "[0,288,1000]", "500": "[500]"} {
