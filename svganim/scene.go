@@ -622,8 +622,8 @@ var stageWords = map[string]string{
 var outcomeWords = map[string]string{
 	sim.OutcomeAcked: "acknowledged",
 	sim.OutcomeSent:  "sent with acks=0: no answer expected",
-	sim.OutcomeF:     "F: every attempt was rejected",
-	sim.OutcomeU:     "U: the leader changed before the answer came",
+	sim.OutcomeF:     "F: refused, never appended",
+	sim.OutcomeU:     "U: unknown — it may be in the log",
 	sim.OutcomeL:     "L: acknowledged, then truncated away",
 }
 

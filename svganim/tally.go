@@ -34,8 +34,8 @@ func tallyText(outcome string, n int) string { return tallyLetter(outcome) + " "
 var tallyTitles = map[string]string{
 	sim.OutcomeAcked: "✓: records acknowledged so far (and not lost since)",
 	sim.OutcomeSent:  "sent: records sent with acks=0 so far, no answer expected",
-	sim.OutcomeF:     "F: records so far whose every attempt was rejected",
-	sim.OutcomeU:     "U: records so far whose leader changed before the answer came",
+	sim.OutcomeF:     "F: records so far refused and never appended",
+	sim.OutcomeU:     "U: records so far that may or may not be in the log",
 	sim.OutcomeL:     "L: records so far acknowledged, then truncated away",
 }
 

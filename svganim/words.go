@@ -25,6 +25,8 @@ import (
 // The list is the static text of the titles built in scene.go, share.go and
 // consumer.go. A phrase missing from it costs bytes, never correctness:
 // decodeTitle(encodeTitle(s)) == s for every s.
+// The F and U cards' titles are left out on purpose: few figures settle
+// a record F or U, and kf-words.js is loaded by every page with a figure.
 var phrases = [...]string{
 	": pos is its position, the next offset it hands to processing; com is the group's committed offset, where a new owner would start",
 	" owns no partition: a partition has one owner per group, so members beyond the partition count wait idle",
@@ -55,7 +57,6 @@ var phrases = [...]string{
 	"assigning: waits until the previous owner releases",
 	" at or above the high watermark: not yet readable",
 	" in the squares and discs on the leader rows",
-	"U: the leader changed before the answer came",
 	", aligned with the broker lanes' logs above",
 	" starts here (share-partition start offset ",
 	" — every record before it is finished",
@@ -69,7 +70,6 @@ var phrases = [...]string{
 	" — the next offset it fetches",
 	" — its next record goes here",
 	" — where a new owner starts",
-	"F: every attempt was rejected",
 	" and locked to it, delivery ",
 	" — consumers read below it",
 	"position of the owner of p",
