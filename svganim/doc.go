@@ -59,7 +59,7 @@
 // marks (those absent at the poster hidden), and a JSON list of tracks —
 // for each field of each mark that ever changes, its value at beat 0 and
 // each later change as (beats since the last change, new value); a mark
-// standing at an offset (a high-watermark tick, a veil, a window base)
+// standing at an offset (a high-watermark tick, a window base)
 // records the offset rather than its coordinates and label (patch.go). The
 // stepper shows any beat by setting each field to its value at that beat,
 // so jumping is as cheap as stepping and nothing is replayed; a step to a
@@ -69,9 +69,8 @@
 // <title> — the figure's JSON holds each title with its phrases reduced to
 // two-character tokens, and the stepper writes the <title>s back. Readers
 // without JavaScript get the poster (whose role="img" has the figure's
-// title), the caption and the storyboard. Marks that move (cards, ticks,
-// the veil over records not yet below the high watermark) are tweened by
-// the stepper unless the reader prefers reduced motion.
+// title), the caption and the storyboard. Marks that move (cards, ticks)
+// are tweened by the stepper unless the reader prefers reduced motion.
 //
 // Building a figure draws every beat and lines the marks up (unite in
 // patch.go), keeping for each mark only the beats where it changes: a

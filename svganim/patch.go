@@ -38,8 +38,8 @@ import (
 //	               the offset ("HW 3")
 //	"0" "1" "2"    its texts
 //	"t"            its title, encoded
-//	"n"            the width of its rectangle in offsets (only a veil's width
-//	               changes; unite refuses any other mark that changes size)
+//
+// No mark changes its size: unite refuses one that does.
 //
 // The stepper derives the constants of "o" and "v" from the poster, where
 // the mark shows its values at the poster beat.
@@ -220,7 +220,7 @@ func unite(s *scene) *union {
 					}
 					runs = append(runs, rs)
 				} else {
-					if o := all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w && m.shape != shVeil {
+					if o := all[i]; o.layer != m.layer || o.shape != m.shape || o.h != m.h || o.w != m.w {
 						panic(fmt.Sprintf("svganim: mark %q changes its layer, shape or size between beats", m.id))
 					}
 					if seen[i] == bi+1 {
@@ -404,13 +404,6 @@ func (u *union) encodeTo(cw, first int, tracks []byte) (titles []string, _ []byt
 		if untracked[u.marks[i].id] {
 			continue
 		}
-		if u.marks[i].shape == shVeil {
-			for k := range rs {
-				if cw <= 0 || rs[k].m.w%cw != 0 {
-					panic(fmt.Sprintf("svganim: veil %q is %d wide, not a whole number of offsets of %d", u.marks[i].id, rs[k].m.w, cw))
-				}
-			}
-		}
 		if len(rs) == 1 {
 			continue // drawn at every beat, never changed: no field has a track
 		}
@@ -419,9 +412,6 @@ func (u *union) encodeTo(cw, first int, tracks []byte) (titles []string, _ []byt
 		fields := [7]string{"c", pos, "0", "1", "2", "t", ""}
 		if pos == "v" {
 			fields[2] = "" // the offset writes the first text
-		}
-		if u.marks[i].shape == shVeil {
-			fields[6] = "n"
 		}
 		// last holds each field's value as of its last change (a string
 		// field's in s, an int field's in n), at the beat index at;
@@ -435,7 +425,7 @@ func (u *union) encodeTo(cw, first int, tracks []byte) (titles []string, _ []byt
 		// value writes field f's last value to its track.
 		value := func(f int) {
 			switch fields[f] {
-			case "o", "v", "n":
+			case "o", "v":
 				buf[f] = buf[f].int(last[f].n)
 			default:
 				buf[f] = buf[f].str(last[f].s)
@@ -503,8 +493,6 @@ func (u *union) encodeTo(cw, first int, tracks []byte) (titles []string, _ []byt
 					default:
 						s = encode(m.title)
 					}
-				case "n":
-					n, isInt = m.w/cw, true
 				}
 				switch {
 				case p == nil:
@@ -660,13 +648,13 @@ func (u *union) changedAt(bi int) []bool {
 
 // ringable reports whether a change of m is marked with a ring (kf-new).
 // State marks are: cells, badges, ticks, labels, lanes. The beat counter
-// changes every beat and the veil only follows the high watermark it
-// covers, so neither is; nor are the messages on the wire, tokens and
-// their arrows, since each beat's messages are new by nature — ringing
-// them all would crowd the beats where the state marks' rings matter.
-// stepper.js skips the same shapes by class (sv, sw, sa).
+// changes every beat, so it is not; nor are the messages on the wire,
+// tokens and their arrows, since each beat's messages are new by nature —
+// ringing them all would crowd the beats where the state marks' rings
+// matter. stepper.js skips the same shapes by class (sw, sa). A cell the
+// high watermark passes rings: it has just become readable.
 func ringable(m *mark) bool {
-	return !untracked[m.id] && m.shape != shVeil && m.shape != shWire && m.shape != shArrow
+	return !untracked[m.id] && m.shape != shWire && m.shape != shArrow
 }
 
 // sameLook reports whether a mark looks the same at two beats: sameState

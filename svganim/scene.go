@@ -30,8 +30,6 @@ const (
 	shLane
 	// shLabel: text[0] alone, its baseline at the origin.
 	shLabel
-	// shVeil: a w×h rectangle alone; its width may change between beats.
-	shVeil
 	// shTickUp: a vertical line from the origin down h units, text[0]
 	// above it (the high watermark).
 	shTickUp
@@ -51,7 +49,7 @@ const (
 	layerBand = iota
 	layerLabel
 	layerCell
-	layerVeil
+	layerFlag // a share group's window flag, over the cells
 	layerTick
 	layerCard
 	layerWire // message arrows
@@ -74,7 +72,7 @@ type mark struct {
 	text  [3]string
 	title string // the SVG <title>: what the mark means, in words
 	// o is the offset a mark stands at, when od says it stands at one (a
-	// high-watermark tick, a veil's start, a window base): its x is then
+	// high-watermark tick, a window base): its x is then
 	// the offset's x in the row plus a constant, which lets the figure's
 	// tracks record the offset instead of the coordinates (patch.go).
 	o  int64
@@ -188,10 +186,9 @@ type verdictKey struct {
 // replicaText is what the marks of one replica's row always say.
 type replicaText struct {
 	id, pl, cell       string // "b1-p0", "pl-b1-p0", "c-b1-p0-"
-	pr, vl, hw, leo    string // the other marks' ids
+	pr, hw, leo        string // the other marks' ids
 	where, label       string // "p0 on broker 1", "p0"
-	plTitle            string
-	prTitle, veilTitle string
+	plTitle, prTitle   string
 	hwTitle, leoTitle  string
 	isr, lag           string // the note marks' ids
 	isrTitle, lagTitle string
@@ -217,13 +214,12 @@ func (s *scene) replicaText(broker, partition int) *replicaText {
 	where := "p" + pid + " on broker " + bid
 	id := "b" + bid + "-p" + pid
 	rt := &replicaText{id: id, pl: "pl-" + id, cell: "c-" + id + "-", where: where, label: "p" + pid,
-		pr: "pr-" + id, vl: "vl-" + id, hw: "hw-" + id, leo: "leo-" + id,
-		plTitle:   "partition " + pid + " on broker " + bid,
-		prTitle:   "broker " + bid + "'s role for p" + pid + " (eN: leader epoch) and whether the high watermark waits for it (ISR)",
-		veilTitle: where + " at or above the high watermark: not yet readable",
-		hwTitle:   "high watermark of " + where + " — consumers read below it",
-		leoTitle:  "log end offset of " + where + " — its next record goes here",
-		isr:       "is-" + id, lag: "lg-" + id,
+		pr: "pr-" + id, hw: "hw-" + id, leo: "leo-" + id,
+		plTitle:  "partition " + pid + " on broker " + bid,
+		prTitle:  "broker " + bid + "'s role for p" + pid + " (eN: leader epoch) and whether the high watermark waits for it (ISR)",
+		hwTitle:  "high watermark of " + where + " — consumers read below it",
+		leoTitle: "log end offset of " + where + " — its next record goes here",
+		isr:      "is-" + id, lag: "lg-" + id,
 		isrTitle: "p" + pid + isrPhrase, lagTitle: where + lagPhrase}
 	if s.reuse != nil {
 		s.reuse.replicas[[2]int{broker, partition}] = rt
@@ -844,6 +840,11 @@ func (s *scene) drawLanes(b, pb *sim.Beat, fr *frame) {
 			from := 0
 			if prep != nil {
 				from = commonPrefix(rep.Log, prep.Log)
+				// The cells the high watermark passed or left change
+				// their look (kf-uc): drawn again from the lower mark.
+				if hw := int(min(rep.HighWatermark, prep.HighWatermark)); rep.HighWatermark != prep.HighWatermark && hw < from {
+					from = max(hw, 0)
+				}
 			}
 			fr.open(cells, from)
 			s.drawCells(lane.Broker, p, rep, row, from, add)
@@ -1069,23 +1070,11 @@ func (s *scene) drawRole(broker int, p *sim.Partition, rep *sim.Replica, br sim.
 	s.drawNote(p, rep, broker, br, row, rt, add)
 }
 
-// drawTicks draws the ticks of broker's replica rep of partition: the veil
-// over what is not yet below its high watermark, and its high-watermark
-// and log-end-offset ticks.
+// drawTicks draws the high-watermark and log-end-offset ticks of broker's
+// replica rep of partition.
 func (s *scene) drawTicks(broker, partition int, rep *sim.Replica, row Row, add func(mark)) {
 	rt := s.replicaText(broker, partition)
 	cw := s.l.CellW
-	// The veil covers the offsets from the high watermark to the log end
-	// offset: in the log, not yet visible to consumers. It moves and
-	// stretches with the two marks, so a high watermark passing records
-	// changes one mark, not each cell.
-	veil := int(rep.LogEndOffset - rep.HighWatermark)
-	if veil < 0 {
-		veil = 0
-	}
-	add(mark{id: rt.vl, layer: layerVeil, shape: shVeil, cls: "kf-veil",
-		x: row.CellsX + int(rep.HighWatermark)*cw, y: row.CellsY, w: veil * cw, h: cellH, o: rep.HighWatermark, od: true,
-		title: rt.veilTitle})
 	add(mark{id: rt.hw, layer: layerTick, shape: shTickUp, cls: "kf-hw",
 		x: row.CellsX + int(rep.HighWatermark)*cw - 1, y: row.CellsY - 3, h: tickUpH, o: rep.HighWatermark, od: true,
 		text:  [3]string{s.numbered("HW ", rep.HighWatermark)},
@@ -1098,7 +1087,10 @@ func (s *scene) drawTicks(broker, partition int, rep *sim.Replica, row Row, add 
 }
 
 // drawCells draws the cells of rep's log from offset from on: an offset
-// cell per record, coloured by its key.
+// cell per record, coloured by its key, and pale with its letter in ink
+// (kf-uc) at or above rep's high watermark: in the log, not yet readable.
+// A cover over the cells between the two ticks (the veil it replaces)
+// paled the letters with the fills, to 1.7:1 against their cells.
 func (s *scene) drawCells(broker int, p *sim.Partition, rep *sim.Replica, row Row, from int, add func(mark)) {
 	rt := s.replicaText(broker, p.Partition)
 	cw := s.l.CellW
@@ -1109,7 +1101,11 @@ func (s *scene) drawCells(broker int, p *sim.Partition, rep *sim.Replica, row Ro
 		if showLabel {
 			lbl = s.keyLabel(e.Record)
 		}
-		add(mark{id: rt.cell + itoa(o), layer: layerCell, shape: shCell, cls: "kf-cell " + s.keyClass(e.Record),
+		cls := "kf-cell " + s.keyClass(e.Record)
+		if int64(o) >= rep.HighWatermark {
+			cls += " kf-uc"
+		}
+		add(mark{id: rt.cell + itoa(o), layer: layerCell, shape: shCell, cls: cls,
 			x: row.CellsX + o*cw, y: row.CellsY, w: cw - 2, h: cellH, text: [3]string{lbl},
 			title: rt.where + " offset " + itoa(o) + ": record " + itoa(e.Record) + ", key " + s.keyName(e.Record) + ", epoch " + itoa(e.Epoch)})
 	}

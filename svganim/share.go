@@ -279,7 +279,7 @@ func (s *scene) drawShareRow(group string, si int, gp *sim.GroupPartition, log [
 	if fx+fw > s.l.LogEnd {
 		fx = max(x-2-fw, row.Box.X)
 	}
-	add(mark{id: "wf-" + base, layer: layerVeil, shape: shCell, cls: "kf-wflag" + sg,
+	add(mark{id: "wf-" + base, layer: layerFlag, shape: shCell, cls: "kf-wflag" + sg,
 		x: fx, y: top + shareFlagY, w: fw, h: shareFlagH, text: [3]string{label}, o: gp.StartOffset, od: true,
 		title: "share group " + group + ": its window on p" + pid + " starts here (share-partition start offset " +
 			itoa64(gp.StartOffset) + ")"})

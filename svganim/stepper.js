@@ -96,7 +96,7 @@
       // A mark at an offset ("o", "v") moves by the offset width per
       // offset from where the poster draws it; "p" holds the position.
       const xy = g.getAttribute('transform').match(/-?\d+/g);
-      const offsetWidth = track.offsetWidth = +g.ownerSVGElement.dataset.cw;
+      const offsetWidth = +g.ownerSVGElement.dataset.cw;
       track.position = v => field === 'p' ? v.split(',') : [xy[0] - (shown - v) * offsetWidth, xy[1]];
       // "v": the first text is a fixed prefix and the offset ("HW 3").
       if (field === 'v') track.prefix = track.texts[0].textContent.slice(0, -String(shown).length);
@@ -115,7 +115,6 @@
           g.setAttribute('class', track.fixedClasses + ' ' + v + (ringing.has(g) ? ' kf-new' : ''));
           rewritten.add(g);
           break;
-        case 'n': g.querySelector('rect').setAttribute('width', v * track.offsetWidth); break; // a veil
         case '0': case '1': case '2': setText(track.texts[track.field], v); break;
         default: { // 'p', 'o', 'v': a position
           const p = track.position(v);
@@ -163,7 +162,7 @@
 
     // Marks that look different from the beat before carry kf-new (a
     // ring): those whose tracks change at b, but not for a title alone,
-    // nor the veil or the wire, nor a mark absent at b. Each beat's set is
+    // nor the wire, nor a mark absent at b. Each beat's set is
     // worked out once; a step changes the class of only the marks that
     // ring at one of the two beats, once (setField adds it to new classes).
     const classTrack = new Map(); // mark → its "c" track
@@ -175,7 +174,7 @@
       if (!ringsAt[b]) {
         ringsAt[b] = new Set();
         for (const { g, field } of changesAt[b] || []) {
-          if (field !== 't' && !g.matches('.sv,.sw,.sa') && !goneAt(g, b)) ringsAt[b].add(g);
+          if (field !== 't' && !g.matches('.sw,.sa') && !goneAt(g, b)) ringsAt[b].add(g);
         }
       }
       return ringsAt[b];

@@ -12,11 +12,11 @@ import (
 
 // shapeClass names each shape in CSS, so figure.css can place and size the
 // texts of a mark without per-element attributes.
-var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLane: "sn sh", shLabel: "sl", shVeil: "sv", shTickUp: "su", shTickDown: "sd", shWire: "sw", shArrow: "sa"}
+var shapeClass = [...]string{shBox: "sb", shCell: "sc", shStack: "ss", shBand: "sn", shLane: "sn sh", shLabel: "sl", shTickUp: "su", shTickDown: "sd", shWire: "sw", shArrow: "sa"}
 
 // textCount is how many <text> children each shape always has (empty ones
 // included), so the stepper can address a text by its index.
-var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLane: 2, shLabel: 1, shVeil: 0, shTickUp: 1, shTickDown: 1, shWire: 1, shArrow: 0}
+var textCount = [...]int{shBox: 3, shCell: 1, shStack: 2, shBand: 2, shLane: 2, shLabel: 1, shTickUp: 1, shTickDown: 1, shWire: 1, shArrow: 0}
 
 // classOf is the class attribute of a mark: "m", its shape's class, its
 // own classes, and "kf-gone" when the mark is absent at this beat.
@@ -84,8 +84,6 @@ func writeMark(c *svg.SVG, m *mark, gone, noTitle bool, scratch *[]byte) {
 		c.Text(laneStatusX, 16, m.text[1])
 	case shLabel:
 		c.Text(0, 0, m.text[0])
-	case shVeil:
-		c.Rect(0, 0, m.w, m.h)
 	case shTickUp:
 		c.Line(0, 0, 0, m.h)
 		c.Text(0, -3, m.text[0])

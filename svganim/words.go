@@ -55,7 +55,6 @@ var phrases = [...]string{
 	"answering: the leader's response is on its way back",
 	"leaving: finishes its record, commits, then leaves",
 	"assigning: waits until the previous owner releases",
-	" at or above the high watermark: not yet readable",
 	" in the squares and discs on the leader rows",
 	", aligned with the broker lanes' logs above",
 	" starts here (share-partition start offset ",
