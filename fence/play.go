@@ -14,23 +14,28 @@ import (
 // are expect: entries the trace contradicts is still drawn — a reader who
 // turns acks from all to 1 should see the loss that the claim now
 // misses — and those entries come back in Errors beside the markup. Parse
-// errors and internal errors leave HTML nil. Positions are relative to
-// the text. Play never panics.
+// errors and internal errors leave HTML nil. Play never panics.
+//
+// text is what the reader typed or pasted: a fence body, or anything
+// holding a kflow fence — the fence copied whole with its ``` lines, or a
+// whole page — whose first fence's body is run then (Pasted). Positions
+// are in text either way.
 //
 // For a fence with knobs every combination is simulated and checked (the
 // figure's outcome table and the expect: entries need every trace) but
 // only the default is drawn, so the figure is on screen without waiting
 // for the others: Assets stays nil, and PlayVariant draws combination i
 // when a reader first picks it.
-func Play(body []byte, slug string) *Result {
+func Play(text []byte, slug string) *Result {
+	body, at := Pasted(text)
 	r := Parse(body).Run()
-	if r.Trace == nil || hasInternal(r.Errors) {
-		return r
+	if r.Trace != nil && !hasInternal(r.Errors) {
+		errs := r.Errors
+		r.Errors = nil
+		r.draw(playOptions(slug), false)
+		r.Errors = append(errs, r.Errors...)
 	}
-	errs := r.Errors
-	r.Errors = nil
-	r.draw(playOptions(slug), false)
-	r.Errors = append(errs, r.Errors...)
+	r.Errors = at.Place(r.Errors)
 	return r
 }
 

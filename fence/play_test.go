@@ -130,3 +130,92 @@ func TestFigureID(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayPasted: a reader who pastes a whole guide page, or one of its
+// fences with the fence lines around it, into the playground gets the
+// figure the build drew for that page's first fence (or that fence), byte
+// for byte, where before the paste was read as YAML and refused at 1:1.
+func TestPlayPasted(t *testing.T) {
+	s, err := site.Generate(site.Options{Content: content.FS, ContentName: "content", KeepRuns: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := map[string][]byte{}
+	for _, f := range s.Figures {
+		built[f.ID] = f.Run.HTML
+	}
+	pages := 0
+	err = fs.WalkDir(content.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		src, err := fs.ReadFile(content.FS, p)
+		if err != nil {
+			return err
+		}
+		fences := site.FindFences(src)
+		if len(fences) == 0 {
+			return nil
+		}
+		slug := site.Slug(p)
+		check := func(what string, text []byte, want *fence.Result) {
+			t.Helper()
+			r := fence.Play(text, slug)
+			if len(r.Errors) > 0 || r.Scenario == nil || r.Scenario.ID != want.Scenario.ID {
+				t.Errorf("%s, %s: errors %v, scenario %v, want %s", p, what, r.Errors, r.Scenario != nil, want.Scenario.ID)
+				return
+			}
+			if id := site.FigureID(slug, r.Scenario.ID); !bytes.Equal(r.HTML, built[id]) {
+				t.Errorf("%s, %s: Play drew %d bytes for %s, the build %d", p, what, len(r.HTML), id, len(built[id]))
+			}
+		}
+		first := fence.Play(fences[0].Body, slug)
+		if first.Scenario == nil {
+			t.Fatalf("%s: first fence: %v", p, first.Errors)
+		}
+		check("the whole page", src, first)
+		pages++
+		for _, f := range fences {
+			want := fence.Play(f.Body, slug)
+			check("a fence with its ``` lines", append(append([]byte("```kflow\n"), f.Body...), "```\n"...), want)
+			check("a fence with its ~~~~ lines, indented", indent(append(append([]byte("~~~~ kflow\n"), f.Body...), "~~~~\n"...), "   "), want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages < 10 {
+		t.Errorf("pasted %d pages", pages)
+	}
+}
+
+// indent puts pre before every line of b.
+func indent(b []byte, pre string) []byte {
+	lines := strings.SplitAfter(string(b), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pre + l
+		}
+	}
+	return []byte(strings.Join(lines, ""))
+}
+
+// TestPlayPastedErrors: the errors of a pasted fence are positioned in the
+// pasted text, columns included when the fence is indented in a list item;
+// a fence that is never closed runs to the end; text that holds no kflow
+// fence is read as a body, as before.
+func TestPlayPastedErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"id: x\nbrokers: many\n", "2:10: "},
+		{"```kflow\nid: x\nbrokers: many\n```\n", "3:10: "},
+		{"---\ntitle: T\n---\nProse.\n\n- item\n\n  ```kflow\n  id: x\n  brokers: many\n  ```\n\nMore prose.\n", "10:12: "},
+		{"```kflow\r\nid: x\r\nbrokers: many\r\n", "3:10: "},
+		{"```yaml\nid: x\n```\n\n````kflow\nid: x\nbrokers: many\n````\n", "7:10: "},
+	} {
+		r := fence.Play([]byte(c.text), "playground")
+		if len(r.Errors) != 1 || !strings.HasPrefix(r.Errors[0].Error(), c.want) || r.HTML != nil {
+			t.Errorf("%q: errors %v, want one at %s", c.text, r.Errors, c.want)
+		}
+	}
+}
