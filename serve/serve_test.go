@@ -1355,3 +1355,35 @@ func TestEditDuringDeferredDrawing(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutWarning: a templates folder whose layout never loads the
+// stepper is served, and its warning is written once, not again at a
+// rebuild whose warnings are the same.
+func TestLayoutWarning(t *testing.T) {
+	tdir := t.TempDir()
+	entries, err := fs.ReadDir(templates.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(templates.FS, e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "layout.html" {
+			b = regexp.MustCompile(`(?m)^.*stepper\.js.*\n`).ReplaceAll(b, nil)
+		}
+		write(t, filepath.Join(tdir, e.Name()), string(b))
+	}
+	var errs syncBuffer
+	s, _ := start(t, Options{ContentDir: smallSite(t), ContentName: "content", TemplatesDir: tdir, Errors: &errs})
+	want := "layout.html:1:1: this layout never loads stepper.js"
+	for end := time.Now().Add(deadline); time.Now().Before(end) && !strings.Contains(errs.String(), want); time.Sleep(10 * time.Millisecond) {
+	}
+	if r := s.rebuild(); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if got := errs.String(); strings.Count(got, "kflowgen: warning: ") != 1 || !strings.Contains(got, want) {
+		t.Errorf("printed %q, want the warning %q once", got, want)
+	}
+}

@@ -129,6 +129,7 @@ type Server struct {
 
 	buildMu sync.Mutex // one build at a time
 	builds  int        // guarded by buildMu
+	warned  string     // the warnings last written (site.Site.Warnings); guarded by buildMu
 
 	mu      sync.Mutex
 	gen     *generation // last good build; nil before the first
@@ -460,6 +461,16 @@ func (s *Server) rebuild() BuildResult {
 		return r
 	}
 	r.Pages, r.Figures = len(built.Pages), len(built.Figures)
+	// A warning is written when the build's warnings change, not at
+	// every save that leaves them as they were.
+	var warned strings.Builder
+	for _, w := range built.Warnings {
+		fmt.Fprintf(&warned, "kflowgen: warning: %s\n", w.Error())
+	}
+	if w := warned.String(); w != s.warned {
+		s.warned = w
+		fmt.Fprint(s.o.Errors, w)
+	}
 	if s.o.OutDir != "" {
 		r.OutErr = built.WriteDir(s.o.OutDir, s.o.ContentDir)
 		var left *site.LeftoverError

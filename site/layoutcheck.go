@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kafkaflow/kflowgen/sim"
+	"github.com/kafkaflow/kflowgen/svganim"
 )
 
 // assetRef matches where a template loads a shared asset:
@@ -23,7 +24,12 @@ var assetRef = regexp.MustCompile(`\{\{-?\s*\.Assets\s*-?\}\}([^"'\s<>{}]+)`)
 // site.css, say), and a layout.html that never writes a page's Content,
 // so that every page would be built empty. files are the site's files,
 // the assets among them. dir names the templates folder in the errors.
-func checkTemplates(tfs fs.FS, tmpl *template.Template, files []File, dir string) sim.ErrorList {
+//
+// warnings are what builds a working site that is not what its author
+// wants: a layout.html that never loads stepper.js or kf-words.js, on a
+// site with figures (figures says so), whose figures then stand still at
+// their poster beat.
+func checkTemplates(tfs fs.FS, tmpl *template.Template, files []File, dir string, figures bool) (errs, warnings sim.ErrorList) {
 	if dir == "" {
 		dir = "templates"
 	}
@@ -31,14 +37,15 @@ func checkTemplates(tfs fs.FS, tmpl *template.Template, files []File, dir string
 	for _, f := range files {
 		have[f.Path] = true
 	}
-	var errs sim.ErrorList
 	for _, name := range []string{"layout.html", "index.html"} {
 		src, err := fs.ReadFile(tfs, name)
 		if err != nil {
 			continue // ParseFS read it; a file gone since is not this check's
 		}
+		loads := map[string]bool{}
 		for _, m := range assetRef.FindAllSubmatchIndex(src, -1) {
 			asset := string(src[m[2]:m[3]])
+			loads[asset] = true
 			if have[path.Join(AssetDir, asset)] {
 				continue
 			}
@@ -46,13 +53,22 @@ func checkTemplates(tfs fs.FS, tmpl *template.Template, files []File, dir string
 				"this template loads %s from %s/, which the site does not have: put %s in the templates folder beside %s (kflowgen's own templates/ folder has one), or remove the reference",
 				sim.EscapeName(asset), AssetDir, sim.EscapeName(asset), name)})
 		}
+		if name == "layout.html" && figures {
+			for _, script := range []string{svganim.StepperFile, svganim.WordsFile} {
+				if !loads[script] {
+					warnings = append(warnings, sim.Error{File: path.Join(dir, name), Pos: sim.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf(
+						"this layout never loads %s, so the figures stand still at their poster beat: add <script src=\"{{.Assets}}%s\" defer></script> to its <head> (kflowgen's own layout.html loads it)",
+						script, script)})
+				}
+			}
+		}
 	}
 	if !writesContent(tmpl, "layout.html", map[string]bool{}) {
 		errs = append(errs, sim.Error{File: path.Join(dir, "layout.html"), Pos: sim.Pos{Line: 1, Col: 1},
 			Msg: "this layout never writes a page's text ({{.Content}}), so every page would be built without it: put {{.Content}} where the page goes"})
 	}
 	errs.Sort()
-	return errs
+	return errs, warnings
 }
 
 // offsetPos is the line and column (in characters) of byte off of src.

@@ -95,6 +95,10 @@ type Site struct {
 	// (Options.DeferVariants): each is a FigureStat's variant, and joins
 	// Files once DrawPending has drawn it.
 	Pending []string
+	// Warnings are problems that leave the site working but not as its
+	// author meant (a layout that never loads the stepper), positioned
+	// like errors; the build writes the site anyway.
+	Warnings sim.ErrorList
 
 	// draws are the figures DrawPending finishes; cache the build's.
 	draws []*pendingDraw
@@ -581,7 +585,8 @@ func generate(o Options) (*Site, error) {
 	if !slices.ContainsFunc(assets, func(f File) bool { return f.Path == AssetDir+"/"+svganim.StepperFile }) {
 		s.Files = append(s.Files, File{Path: AssetDir + "/" + svganim.StepperFile, Data: svganim.StepperJS()})
 	}
-	if errs := checkTemplates(tfs, tmpl, s.Files, o.TemplatesName); len(errs) > 0 {
+	errs, s.Warnings = checkTemplates(tfs, tmpl, s.Files, o.TemplatesName, len(s.Figures) > 0)
+	if len(errs) > 0 {
 		return nil, errs
 	}
 	slices.SortFunc(s.Files, func(a, b File) int { return cmp.Compare(a.Path, b.Path) })

@@ -101,6 +101,9 @@ func runBuild(o *buildOptions, stdout, stderr io.Writer) (err error) {
 	} else if err != nil {
 		return wrapSiteErr(err)
 	}
+	for _, w := range s.Warnings {
+		fmt.Fprintf(stderr, "kflowgen: warning: %s\n", w.Error())
+	}
 	// Frames as site.MaxFrames counts them (both runs of a side-by-side
 	// figure), so that the summary and the limit's message agree.
 	n := 0

@@ -272,6 +272,55 @@ func TestBuildTemplates(t *testing.T) {
 	}
 }
 
+// TestBuildLayoutWithoutStepper: a layout that never loads stepper.js or
+// kf-words.js builds a site whose figures stand still; build writes it,
+// exits 0 and warns at the layout, naming the script to add. The same
+// layout on a site without figures, and kflowgen's own, say nothing.
+func TestBuildLayoutWithoutStepper(t *testing.T) {
+	tdir := t.TempDir()
+	entries, err := fs.ReadDir(templates.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(templates.FS, e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "layout.html" {
+			var kept []string
+			for _, l := range strings.SplitAfter(string(b), "\n") {
+				if !strings.Contains(l, "stepper.js") && !strings.Contains(l, "kf-words.js") {
+					kept = append(kept, l)
+				}
+			}
+			b = []byte(strings.Join(kept, ""))
+		}
+		write(t, filepath.Join(tdir, e.Name()), string(b))
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "figures", "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: one\n```\n")
+	write(t, filepath.Join(dir, "plain", "a.md"), "---\ntitle: A\n---\n\nText.\n")
+	out := filepath.Join(dir, "out")
+	code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "figures"), "--templates", tdir, "--out", out)
+	lay := filepath.ToSlash(tdir) + "/layout.html:1:1: "
+	for _, script := range []string{"stepper.js", "kf-words.js"} {
+		want := "kflowgen: warning: " + lay + "this layout never loads " + script + ", so the figures stand still at their poster beat"
+		if code != 0 || !strings.Contains(stderr, want) {
+			t.Errorf("exit %d, stderr:\n%s\nwant a warning %q", code, stderr, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "a.html")); err != nil {
+		t.Errorf("the site was not written: %v", err)
+	}
+	if code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "plain"), "--templates", tdir, "--out", out); code != 0 || stderr != "" {
+		t.Errorf("a site without figures: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "figures"), "--out", out); code != 0 || stderr != "" {
+		t.Errorf("kflowgen's own layout: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestShellQuote: the folder kflowgen new prints in its hints reads back,
 // through a POSIX shell, as the folder it was given.
 func TestShellQuote(t *testing.T) {
