@@ -106,7 +106,9 @@ func TestInvariantBreachFailsTheBuild(t *testing.T) {
 // non-test files import only the packages listed here.
 func TestNoOSAccess(t *testing.T) {
 	allowed := map[string]bool{
+		"bytes":                             true,
 		"fmt":                               true,
+		"slices":                            true,
 		"strings":                           true,
 		"github.com/kafkaflow/kflowgen/sim": true,
 		"github.com/kafkaflow/kflowgen/sim/scenario": true,
