@@ -34,6 +34,10 @@ type Error struct {
 	File string
 	Pos
 	Msg string
+	// Follows says the error follows from another one in its list (a
+	// link into a figure that does not build): Sort puts such errors
+	// after all the others, so that a reader meets the cause first.
+	Follows bool
 }
 
 // Error returns "file:line:col: message"; "line:col: message" without a
@@ -69,7 +73,8 @@ func (l ErrorList) Error() string {
 }
 
 // Sort orders the list by file, line, column, then message, so that output
-// never depends on the order in which parallel work finished.
+// never depends on the order in which parallel work finished; the errors
+// that follow from others (Follows) come after the rest, in the same order.
 func (l ErrorList) Sort() {
 	slices.SortStableFunc(l, compareErrors)
 }
@@ -92,6 +97,11 @@ func (l ErrorList) Err() error {
 
 func compareErrors(a, b Error) int {
 	switch {
+	case a.Follows != b.Follows:
+		if a.Follows {
+			return 1
+		}
+		return -1
 	case a.File != b.File:
 		return strings.Compare(a.File, b.File)
 	case a.Line != b.Line:

@@ -524,7 +524,7 @@ func checkFragments(links []fragLink, figs, broken map[*Page][]pageFigure) sim.E
 		}
 		foldOf[k] = len(folds)
 		folds = append(folds, fold{at: len(errs), dest: l.dest, why: why})
-		errs = append(errs, sim.Error{File: l.from.File, Pos: l.position()})
+		errs = append(errs, sim.Error{File: l.from.File, Pos: l.position(), Follows: true})
 	}
 	for _, l := range links {
 		head, query, hasQuery := strings.Cut(l.frag, "?")

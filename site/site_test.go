@@ -1192,11 +1192,12 @@ func TestLinksIntoUnreadPage(t *testing.T) {
 		"c.md": page("title: C", strings.Repeat("> ", MaxNesting+1)+"deep", "", fence),
 	}
 	_, err := Generate(Options{Content: fsys, ContentName: "content"})
-	want := `content/a.md:4:1: link to "b.md#fig@3": content/b.md is not UTF-8 text (its own error says where), so this link could not be checked` + "\n" +
+	// The pages' own errors first, then the links they left unchecked.
+	want := `content/b.md:6:5: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)` + "\n" +
+		fmt.Sprintf(`content/c.md:4:%d: this line opens %d lists and quotes inside each other: Kafka Flow allows them %d deep`, 2*MaxNesting+1, MaxNesting+1, MaxNesting) + "\n" +
+		`content/a.md:4:1: link to "b.md#fig@3": content/b.md is not UTF-8 text (its own error says where), so this link could not be checked` + "\n" +
 		`content/a.md:4:56: link to "c.md#fig": content/c.md nests lists and quotes too deep to be read (its own error says where), so this link could not be checked` + "\n" +
-		`content/b.md:6:5: the page is not UTF-8 text: save it as UTF-8 (this byte is not a UTF-8 character)` + "\n" +
-		`content/b.md:6:12: link to "#fig@1": content/b.md is not UTF-8 text (its own error says where), so this link could not be checked` + "\n" +
-		fmt.Sprintf(`content/c.md:4:%d: this line opens %d lists and quotes inside each other: Kafka Flow allows them %d deep`, 2*MaxNesting+1, MaxNesting+1, MaxNesting)
+		`content/b.md:6:12: link to "#fig@1": content/b.md is not UTF-8 text (its own error says where), so this link could not be checked`
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
@@ -1238,13 +1239,15 @@ func TestFigureLinksHarder(t *testing.T) {
 		"c.md": page("title: C\nweight: 3", "```kflow\n[not yaml\n```\n", "[t](#whatever@1) [s](b.md#g@4)"),
 	}
 	_, err = Generate(Options{Content: bad, ContentName: "content"})
+	// The links that could not be checked because a figure does not build
+	// follow from its fence's error: they come last, after every cause.
 	want := `content/a.md:12:1: link to "#intro": content/a.md has both a heading and a figure with the id "intro": write the figure's full id, "a--intro", or the heading's` + "\n" +
 		`content/b.md:7:1: unknown setting "brokerz" (did you mean "brokers"?)` + "\n" +
-		`content/b.md:10:1: link to "#g@1" and 1 more link on this page: figure "g" of content/b.md does not build (its fence's error says why), so they could not be checked` + "\n" +
 		`content/b.md:10:11: link to "#nosuch@2": content/b.md has no figure "nosuch"` + "\n" +
 		`content/b.md:10:26: link to "a.md#intro@99": figure "intro" ends at beat 3` + "\n" +
 		`content/b.md:12:31: link to "#nosec": content/b.md has no heading or figure with the id "nosec"` + "\n" +
 		`content/c.md:6:1: invalid YAML: did not find expected ',' or ']' (the […] list opened here is not closed)` + "\n" +
+		`content/b.md:10:1: link to "#g@1" and 1 more link on this page: figure "g" of content/b.md does not build (its fence's error says why), so they could not be checked` + "\n" +
 		`content/c.md:9:18: link to "b.md#g@4": figure "g" of content/b.md does not build (its fence's error says why), so this link could not be checked`
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
