@@ -229,21 +229,12 @@ func TestSimGuidePage(t *testing.T) {
 // build --templates reads the layouts and assets from the folder, as
 // serve --templates does.
 func TestBuildTemplates(t *testing.T) {
-	tdir := t.TempDir()
-	entries, err := fs.ReadDir(templates.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := fs.ReadFile(templates.FS, e.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.Name() == "site.css" {
+	tdir := templatesFolder(t, func(name string, b []byte) []byte {
+		if name == "site.css" {
 			b = append(b, "\n.from-the-templates-folder { color: red }\n"...)
 		}
-		write(t, filepath.Join(tdir, e.Name()), string(b))
-	}
+		return b
+	})
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "content", "a.md"), "---\ntitle: A\n---\n\nText.\n")
 	out := filepath.Join(dir, "out")
@@ -277,27 +268,18 @@ func TestBuildTemplates(t *testing.T) {
 // exits 0 and warns at the layout, naming the script to add. The same
 // layout on a site without figures, and kflowgen's own, say nothing.
 func TestBuildLayoutWithoutStepper(t *testing.T) {
-	tdir := t.TempDir()
-	entries, err := fs.ReadDir(templates.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := fs.ReadFile(templates.FS, e.Name())
-		if err != nil {
-			t.Fatal(err)
+	tdir := templatesFolder(t, func(name string, b []byte) []byte {
+		if name != "layout.html" {
+			return b
 		}
-		if e.Name() == "layout.html" {
-			var kept []string
-			for _, l := range strings.SplitAfter(string(b), "\n") {
-				if !strings.Contains(l, "stepper.js") && !strings.Contains(l, "kf-words.js") {
-					kept = append(kept, l)
-				}
+		var kept []string
+		for _, l := range strings.SplitAfter(string(b), "\n") {
+			if !strings.Contains(l, "stepper.js") && !strings.Contains(l, "kf-words.js") {
+				kept = append(kept, l)
 			}
-			b = []byte(strings.Join(kept, ""))
 		}
-		write(t, filepath.Join(tdir, e.Name()), string(b))
-	}
+		return []byte(strings.Join(kept, ""))
+	})
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "figures", "a.md"), "---\ntitle: A\n---\n\n```kflow\nid: one\n```\n")
 	write(t, filepath.Join(dir, "plain", "a.md"), "---\ntitle: A\n---\n\nText.\n")
@@ -319,6 +301,25 @@ func TestBuildLayoutWithoutStepper(t *testing.T) {
 	if code, _, stderr := kflowgen(t, "build", "--content", filepath.Join(dir, "figures"), "--out", out); code != 0 || stderr != "" {
 		t.Errorf("kflowgen's own layout: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// templatesFolder writes kflowgen's own templates into a fresh folder,
+// each file as edit returns it, and returns the folder.
+func templatesFolder(t *testing.T, edit func(name string, b []byte) []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := fs.ReadDir(templates.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(templates.FS, e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, e.Name()), string(edit(e.Name(), b)))
+	}
+	return dir
 }
 
 // TestShellQuote: the folder kflowgen new prints in its hints reads back,
